@@ -1,0 +1,33 @@
+//! The `centl-physics` command line: exact unit conversion, constants and particle runs.
+//!
+//! Every command prints line-oriented `key=value` output or a bare quantity on stdout, errors on
+//! stderr, and exits non-zero on failure. Numbers are exact rationals in lowest terms.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod args;
+mod constant;
+mod convert;
+mod input;
+
+use args::{Cli, Command};
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Convert(a)) => convert::run(&a),
+        Some(Command::Constant(a)) => constant::run(&a),
+        None => Err("no command given; try `centl-physics --help`".to_string()),
+    };
+    match result {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

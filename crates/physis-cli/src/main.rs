@@ -1,0 +1,2 @@
+//! The `physis` command line (in progress).
+fn main() {}
