@@ -9,6 +9,12 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Serve the version-1 JSON Lines protocol on stdin/stdout (one request per line).
+    #[arg(long, conflicts_with = "mcp")]
+    pub serve: bool,
+    /// Serve the read-only MCP tool `centl_physics` on stdin/stdout.
+    #[arg(long)]
+    pub mcp: bool,
 }
 
 /// The subcommands.
@@ -18,6 +24,12 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Print an exact physical constant with its unit and provenance (`constant c`).
     Constant(ConstantArgs),
+    /// Integrate a particle in uniform gravity with exact symplectic Euler
+    /// (`gravity 2 0,0,10 1,0,0 0,0,-10 1/10 10`).
+    Gravity(GravityArgs),
+    /// Integrate a particle on a Hooke spring (optionally with linear drag) with exact
+    /// symplectic Euler, reporting exact energies (`spring 7 1,1/2,-1/3 0,1,1/4 0,0,0 3 1/100 100`).
+    Spring(SpringArgs),
 }
 
 /// Arguments of `convert`.
@@ -37,4 +49,59 @@ pub struct ConvertArgs {
 pub struct ConstantArgs {
     /// The constant's symbol: c, h, e, k_B, N_A, Δν_Cs, K_cd, g0.
     pub name: String,
+}
+
+/// Arguments of `gravity`.
+#[derive(Args, Debug)]
+pub struct GravityArgs {
+    /// Mass in kg (exact: `2`, `0.5`, `3/4`).
+    #[arg(allow_hyphen_values = true)]
+    pub mass: String,
+    /// Initial position in m, as `x,y,z`.
+    #[arg(allow_hyphen_values = true)]
+    pub position: String,
+    /// Initial velocity in m/s, as `x,y,z`.
+    #[arg(allow_hyphen_values = true)]
+    pub velocity: String,
+    /// Gravitational acceleration in m/s^2, as `x,y,z` (`0,0,-10`).
+    #[arg(allow_hyphen_values = true)]
+    pub acceleration: String,
+    /// Time step in s (positive, exact: `1/10`, `0.01`).
+    #[arg(allow_hyphen_values = true)]
+    pub dt: String,
+    /// Number of steps (at most 1,000,000).
+    #[arg(allow_hyphen_values = true)]
+    pub steps: String,
+}
+
+/// Arguments of `spring`.
+#[derive(Args, Debug)]
+pub struct SpringArgs {
+    /// Mass in kg.
+    #[arg(allow_hyphen_values = true)]
+    pub mass: String,
+    /// Initial position in m, as `x,y,z`.
+    #[arg(allow_hyphen_values = true)]
+    pub position: String,
+    /// Initial velocity in m/s, as `x,y,z`.
+    #[arg(allow_hyphen_values = true)]
+    pub velocity: String,
+    /// The spring's fixed anchor in m, as `x,y,z`.
+    #[arg(allow_hyphen_values = true)]
+    pub anchor: String,
+    /// Spring stiffness in N/m.
+    #[arg(allow_hyphen_values = true)]
+    pub stiffness: String,
+    /// Time step in s.
+    #[arg(allow_hyphen_values = true)]
+    pub dt: String,
+    /// Number of steps (at most 1,000,000).
+    #[arg(allow_hyphen_values = true)]
+    pub steps: String,
+    /// Linear drag coefficient in kg/s (force −b·v).
+    #[arg(long, allow_hyphen_values = true)]
+    pub drag: Option<String>,
+    /// Rest length in m (nonzero lengths are exact only where |x − anchor| is rational).
+    #[arg(long = "rest-length", allow_hyphen_values = true)]
+    pub rest_length: Option<String>,
 }

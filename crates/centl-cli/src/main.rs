@@ -7,7 +7,11 @@
 mod args;
 mod constant;
 mod convert;
+mod gravity;
 mod input;
+mod mcp;
+mod serve;
+mod spring;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -15,9 +19,17 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.serve {
+        return serve::run();
+    }
+    if cli.mcp {
+        return mcp::run();
+    }
     let result = match cli.command {
         Some(Command::Convert(a)) => convert::run(&a),
         Some(Command::Constant(a)) => constant::run(&a),
+        Some(Command::Gravity(a)) => gravity::run(&a),
+        Some(Command::Spring(a)) => spring::run(&a),
         None => Err("no command given; try `centl-physics --help`".to_string()),
     };
     match result {

@@ -68,7 +68,188 @@ fn help_everywhere() {
         &["--help"][..],
         &["convert", "--help"],
         &["constant", "--help"],
+        &["gravity", "--help"],
+        &["spring", "--help"],
     ] {
         assert!(!ok(args).is_empty());
     }
+}
+
+/// The value after `key=` in the output.
+fn field<'a>(out: &'a str, key: &str) -> &'a str {
+    out.lines()
+        .find_map(|l| l.strip_prefix(&format!("{key}=")))
+        .unwrap_or_else(|| panic!("no {key} in {out}"))
+}
+
+#[test]
+fn gravity_documented_example() {
+    assert_eq!(
+        ok(&["gravity", "2", "0,0,10", "1,0,0", "0,0,-10", "1/10", "10"]),
+        "integrator=symplectic-euler\nsteps=10\nposition=1,0,9/2 m\nvelocity=1,0,-10 m/s\n"
+    );
+}
+
+#[test]
+fn gravity_accepts_negative_decimal_and_fraction_inputs() {
+    // Discrete closed form: v_n = v0 + n g dt, x_n = x0 + n dt v0 + g dt² n(n+1)/2.
+    // n = 4, dt = 1/2, g = (-1/2, 0, 3), v0 = (-1, 0.5, 0), x0 = (-2, 0, 0):
+    // v = (-2, 1/2, 6); x = (-2 - 2 - 5/4, 1, 15/2).
+    let out = ok(&[
+        "gravity", "0.25", "-2,0,0", "-1,0.5,0", "-1/2,0,3", "0.5", "4",
+    ]);
+    assert_eq!(field(&out, "velocity"), "-2,1/2,6 m/s");
+    assert_eq!(field(&out, "position"), "-21/4,1,15/2 m");
+    assert_eq!(field(&out, "steps"), "4");
+}
+
+#[test]
+fn gravity_refusals() {
+    let e = fails(&[
+        "gravity", "2", "0,0,10", "1,0,0", "0,0,-10", "1/10", "1000001",
+    ]);
+    assert!(e.contains("1000001") && e.contains("1000000"), "{e}");
+    let e = fails(&["gravity", "2", "0,0,10", "1,0,0", "0,0,-10", "0", "10"]);
+    assert!(e.contains("time step must be positive"), "{e}");
+    let e = fails(&["gravity", "2", "0,0,10", "1,0,0", "0,0,-10", "-1/10", "10"]);
+    assert!(e.contains("time step must be positive"), "{e}");
+    let e = fails(&["gravity", "0", "0,0,10", "1,0,0", "0,0,-10", "1/10", "10"]);
+    assert!(e.contains("mass"), "{e}");
+    let e = fails(&["gravity", "2", "0,10", "1,0,0", "0,0,-10", "1/10", "10"]);
+    assert!(e.contains("position") && e.contains("x,y,z"), "{e}");
+    let e = fails(&["gravity", "2", "0,0,1e", "1,0,0", "0,0,-10", "1/10", "10"]);
+    assert!(e.contains("not an exact number"), "{e}");
+    let e = fails(&["gravity", "2", "0,0,10", "1,0,0", "0,0,-10", "1/10", "-3"]);
+    assert!(e.contains("steps"), "{e}");
+    fails(&["gravity", "2", "0,0,10", "1,0,0", "0,0,-10", "1/10", "2.5"]);
+    fails(&["gravity", "2", "0,0,10", "1,0,0", "0,0,-10", "1/10"]);
+}
+
+#[test]
+fn spring_one_dimensional_cycle() {
+    // k = m = dt = 1 from x = 1, v = 0: the discrete map has period 6. After 2 steps
+    // x = -1, v = -1, so the energy goes from 1/2 to 1.
+    let out = ok(&["spring", "1", "1,0,0", "0,0,0", "0,0,0", "1", "1", "2"]);
+    assert_eq!(
+        out,
+        "integrator=symplectic-euler\nsteps=2\nposition=-1,0,0 m\nvelocity=-1,0,0 m/s\n\
+         energy_initial=1/2 J\nenergy_final=1 J\nenergy_delta=1/2 J\nmax_bits=1\n"
+    );
+    let out = ok(&["spring", "1", "1,0,0", "0,0,0", "0,0,0", "1", "1", "6"]);
+    assert_eq!(field(&out, "position"), "1,0,0 m");
+    assert_eq!(field(&out, "energy_delta"), "0 J");
+}
+
+/// Independent reference: the spring-with-drag recursion written out per component.
+fn reference_spring_drag(steps: usize) -> ([exact::Rational; 3], [exact::Rational; 3]) {
+    use exact::Rational as Q;
+    let q = |s: &str| s.parse::<Q>().unwrap();
+    let (k, m, b, dt) = (q("3"), q("7"), q("1/5"), q("1/100"));
+    let mut x = [q("1"), q("1/2"), q("-1/3")];
+    let mut v = [q("0"), q("1"), q("1/4")];
+    for _ in 0..steps {
+        for i in 0..3 {
+            let f = -(&k * &x[i]) - &b * &v[i];
+            v[i] = &v[i] + f.checked_div(&m).unwrap() * &dt;
+            x[i] = &x[i] + &v[i] * &dt;
+        }
+    }
+    (x, v)
+}
+
+#[test]
+fn spring_with_drag_matches_an_independent_recursion() {
+    let out = ok(&[
+        "spring",
+        "7",
+        "1,1/2,-1/3",
+        "0,1,1/4",
+        "0,0,0",
+        "3",
+        "--drag",
+        "1/5",
+        "1/100",
+        "20",
+    ]);
+    let (x, v) = reference_spring_drag(20);
+    let join = |c: &[exact::Rational; 3]| format!("{},{},{}", c[0], c[1], c[2]);
+    assert_eq!(field(&out, "position"), format!("{} m", join(&x)));
+    assert_eq!(field(&out, "velocity"), format!("{} m/s", join(&v)));
+    // ½k|x|² + ½m|v|² at the start: 49/24 + 119/32.
+    assert_eq!(field(&out, "energy_initial"), "553/96 J");
+    let half = "1/2".parse::<exact::Rational>().unwrap();
+    let sq = |c: &[exact::Rational; 3]| c.iter().map(|a| a * a).sum::<exact::Rational>();
+    let e_final = &half * "3".parse::<exact::Rational>().unwrap() * sq(&x)
+        + &half * "7".parse::<exact::Rational>().unwrap() * sq(&v);
+    assert_eq!(field(&out, "energy_final"), format!("{e_final} J"));
+    let delta = e_final - "553/96".parse::<exact::Rational>().unwrap();
+    assert!(delta.is_negative(), "drag dissipates");
+    assert_eq!(field(&out, "energy_delta"), format!("{delta} J"));
+    let bits = x.iter().chain(&v).map(exact::Rational::bits).max().unwrap();
+    assert_eq!(field(&out, "max_bits"), bits.to_string());
+    // Option order does not matter.
+    let after = ok(&[
+        "spring",
+        "7",
+        "1,1/2,-1/3",
+        "0,1,1/4",
+        "0,0,0",
+        "3",
+        "1/100",
+        "20",
+        "--drag",
+        "1/5",
+    ]);
+    assert_eq!(after, out);
+}
+
+#[test]
+fn spring_rest_length_along_a_rational_ray() {
+    // x = (3,4,0), |x| = 5, L = 2, k = m = dt = 1: F = -(1 - 2/5)(3,4,0) = (-9/5,-12/5,0);
+    // after one step x = (6/5, 8/5, 0), |x| = 2: all potential energy became kinetic.
+    let out = ok(&[
+        "spring",
+        "1",
+        "3,4,0",
+        "0,0,0",
+        "0,0,0",
+        "1",
+        "--rest-length",
+        "2",
+        "1",
+        "1",
+    ]);
+    assert_eq!(field(&out, "position"), "6/5,8/5,0 m");
+    assert_eq!(field(&out, "velocity"), "-9/5,-12/5,0 m/s");
+    assert_eq!(field(&out, "energy_initial"), "9/2 J");
+    assert_eq!(field(&out, "energy_final"), "9/2 J");
+    assert_eq!(field(&out, "energy_delta"), "0 J");
+}
+
+#[test]
+fn spring_refusals() {
+    let e = fails(&[
+        "spring",
+        "1",
+        "1,1,0",
+        "0,0,0",
+        "0,0,0",
+        "1",
+        "--rest-length",
+        "1",
+        "1",
+        "1",
+    ]);
+    assert!(e.contains("irrational"), "{e}");
+    let e = fails(&["spring", "1", "1,0,0", "0,0,0", "0,0,0", "-1", "1", "1"]);
+    assert!(e.contains("stiffness"), "{e}");
+    let e = fails(&[
+        "spring", "1", "1,0,0", "0,0,0", "0,0,0", "1", "--drag", "-1", "1", "1",
+    ]);
+    assert!(e.contains("drag"), "{e}");
+    let e = fails(&[
+        "spring", "1", "1,0,0", "0,0,0", "0,0,0", "1", "1", "1000001",
+    ]);
+    assert!(e.contains("1000000"), "{e}");
+    fails(&["spring", "1", "1,0,0", "0,0,0", "0,0", "1", "1", "1"]);
 }

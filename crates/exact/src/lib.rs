@@ -9,11 +9,13 @@
 //! `docs/performance.md`). It is hidden behind the [`Rational`] newtype so that it can change
 //! without touching the rest of the workspace.
 
+mod affine;
 mod error;
 mod field;
 mod parse;
 mod rational;
 
+pub use affine::{AffineMap, SharedDenominator};
 pub use error::{ArithmeticError, ParseRationalError};
 pub use field::Field;
 pub use parse::MAX_EXPONENT;

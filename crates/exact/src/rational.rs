@@ -17,7 +17,7 @@ const MAX_POW: u64 = 1 << 20;
 /// Arithmetic never rounds. Division is [`Rational::checked_div`], which refuses a zero divisor
 /// instead of panicking, so there is deliberately no `Div` operator.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct Rational(RBig);
+pub struct Rational(pub(crate) RBig);
 
 impl Rational {
     /// Exact zero.

@@ -1,2 +1,38 @@
-//! The `physis` command line (in progress).
-fn main() {}
+//! The `physis` command line: a small dispatcher with one module per subcommand
+//! (`check`, `explain`; `run`, `plot`, `emit` and `derive` join them as later stages land).
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Physis: declarative physical simulations.
+#[derive(Parser)]
+#[command(name = "physis", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse and check .hph files; exit 0 when every file is valid.
+    Check(cmd::check::Args),
+    /// Explain a diagnostic code (e.g. PH0104) with a small example.
+    Explain(cmd::explain::Args),
+    /// Run a simulation; samples as CSV or JSON, or a one-object --summary.
+    Run(cmd::run::Args),
+    /// Print the equations of motion derived from a lagrangian or hamiltonian.
+    Derive(cmd::derive::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => cmd::check::run(&args),
+        Command::Explain(args) => cmd::explain::run(&args),
+        Command::Run(args) => cmd::run::run(&args),
+        Command::Derive(args) => cmd::derive::run(&args),
+    }
+}

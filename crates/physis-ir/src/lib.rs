@@ -1,1 +1,52 @@
-//! In progress.
+//! Physis IR: the flat intermediate representation every back end consumes, and the tape
+//! interpreter that runs it.
+//!
+//! **Takes in** a model's pieces as IR functions ([`ModelSpec`]: rate over a state
+//! [`Layout`], initial state, atom margins, observes, resets) and a scheme description
+//! ([`SchemeDef`], from the prelude or a user `scheme`). **Hands on** an [`IrModel`]: every
+//! function the driver needs, with the scheme specialised onto the rate and the implicit
+//! Jacobian derived exactly; [`TapeModel`] runs it through `physis-runtime`'s [`Model`]
+//! trait, and the code generator and a later JIT read the same [`IrModel`].
+//!
+//! The stages, in order:
+//! 1. [`Builder`] makes straight-line SSA ([`ir`]) with constant folding and
+//!    hash-consing (common subexpressions are shared as they are built).
+//! 2. [`specialise()`] evaluates a scheme body through a [`SchemeCtx`], inlining the
+//!    rate at each `f(t′, y′)` ([`tangent::inline`]), reusing `f0` at `f(t, y)`.
+//! 3. [`tangent`] is forward-mode differentiation of IR: exact Jacobians ([`derive`]).
+//! 4. [`assemble`] collects everything into an [`IrModel`].
+//! 5. [`Tape`] compiles a function to flat instructions over one register file;
+//!    [`TapeModel`] implements the driver's model trait with tapes.
+//!
+//! [`Model`]: physis_runtime::Model
+
+pub mod builder;
+pub mod derive;
+pub mod error;
+pub mod eval;
+pub mod interp;
+pub mod ir;
+pub mod kernels;
+pub mod layout;
+pub mod lower;
+pub mod model;
+pub mod prelude;
+pub mod scheme;
+pub mod sparsity;
+pub mod specialise;
+pub mod step;
+pub mod tangent;
+pub mod tape;
+
+pub use builder::Builder;
+pub use error::IrError;
+pub use interp::{BindError, TapeModel, bind_params};
+pub use ir::{
+    Bc, BinOp, Function, Grid, Inst, Op, ReduceOp, Source, Stencil, StencilOp, Ty, UnOp, ValueId,
+};
+pub use layout::{Dynamics, Layout, Part};
+pub use lower::{LowerError, lower, lower_with_source};
+pub use model::{IrModel, ModelSpec, NamedRun, ParamSpec, ResetSpec, assemble};
+pub use scheme::{Role, SBinding, SExpr, SchemeDef};
+pub use specialise::{SVal, SchemeCtx, SchemeFns, Specialised, specialise};
+pub use tape::{Inputs, Tape};

@@ -1,0 +1,363 @@
+//! [`ProtocolError`]: every failure a request can meet, one variant per error code.
+//!
+//! Each variant maps to exactly one snake_case code ([`ProtocolError::code`]); engine refusals
+//! are carried whole in [`ProtocolError::Physics`] and keep the engine's own code, which is
+//! itself one code per engine variant. The codes never overlap.
+
+use centl_physics::PhysicsError;
+use serde_json::{Map, Value, json};
+use thiserror::Error;
+
+/// Why a request failed. Envelope problems come first, then arguments, then limits, then the
+/// engine's own refusals.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum ProtocolError {
+    /// A line with nothing but white space.
+    #[error("empty line: each line must hold one JSON request object")]
+    EmptyLine,
+    /// A line longer than the limit; the rest of it was discarded unread.
+    #[error("line longer than {limit} bytes; the line was discarded")]
+    LineTooLong {
+        /// The limit in force, in bytes.
+        limit: usize,
+    },
+    /// A line that is not UTF-8 text.
+    #[error("line is not valid UTF-8")]
+    InvalidUtf8,
+    /// Text that is not JSON.
+    #[error("malformed JSON: {detail}")]
+    MalformedJson {
+        /// What the JSON reader reported.
+        detail: String,
+    },
+    /// Arrays and objects nested deeper than the limit.
+    #[error("JSON nested deeper than {limit} levels")]
+    NestingTooDeep {
+        /// The limit in force.
+        limit: usize,
+    },
+    /// One object with the same member name twice: which one is meant is ambiguous.
+    #[error("member `{key}` appears twice in one object")]
+    DuplicateKey {
+        /// The repeated member name.
+        key: String,
+    },
+    /// A request that is valid JSON but not an object.
+    #[error("request must be a JSON object, got {found}")]
+    NotAnObject {
+        /// The JSON type found.
+        found: &'static str,
+    },
+    /// A request without `"v"`.
+    #[error("request has no protocol version `v`; this server speaks version 1")]
+    MissingVersion,
+    /// A request whose `"v"` is not 1.
+    #[error("unsupported protocol version {found}; this server speaks version 1")]
+    UnsupportedVersion {
+        /// The version as sent.
+        found: String,
+    },
+    /// A request without `"action"`, or whose action is not a string.
+    #[error("request has no `action` string")]
+    MissingAction,
+    /// An action the table does not have.
+    #[error("unknown action `{action}`; see the `capabilities` action")]
+    UnknownAction {
+        /// The action as sent.
+        action: String,
+    },
+    /// A request member other than `v`, `id`, `action` and `args`.
+    #[error("unknown request member `{member}` (allowed: v, id, action, args)")]
+    UnknownMember {
+        /// The member name.
+        member: String,
+    },
+    /// A required argument that is absent.
+    #[error("missing argument `{path}`")]
+    MissingArgument {
+        /// Where it was expected (`args.world[0].mass`).
+        path: String,
+    },
+    /// An argument the action does not take.
+    #[error("unknown argument `{path}`{}", expected_list(.expected))]
+    UnknownArgument {
+        /// Where it was found.
+        path: String,
+        /// The names accepted at that place.
+        expected: Vec<&'static str>,
+    },
+    /// An argument of the wrong JSON type (a number where an exact string is needed, ...).
+    #[error("argument `{path}` must be {expected}, got {found}")]
+    WrongType {
+        /// The argument.
+        path: String,
+        /// What was needed.
+        expected: String,
+        /// The JSON type found.
+        found: &'static str,
+    },
+    /// An argument of the right type whose value is not allowed (stride 0, unknown force kind).
+    #[error("argument `{path}`: {reason}")]
+    InvalidValue {
+        /// The argument.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Text that is not an exact number.
+    #[error("argument `{path}`: {reason}")]
+    InvalidNumber {
+        /// The argument.
+        path: String,
+        /// What the exact parser reported.
+        reason: String,
+    },
+    /// An exact number with more digits than the limit.
+    #[error("argument `{path}` has {digits} digits; the limit is {limit}")]
+    NumberTooLarge {
+        /// The argument.
+        path: String,
+        /// Digits in the larger of numerator and denominator (or of the text).
+        digits: usize,
+        /// The limit in force.
+        limit: usize,
+    },
+    /// A unit symbol that is not in the catalog.
+    #[error("argument `{path}`: {reason}")]
+    UnknownUnit {
+        /// The argument.
+        path: String,
+        /// What the unit parser reported, with suggestions.
+        reason: String,
+    },
+    /// A unit expression that does not parse.
+    #[error("argument `{path}`: {reason}")]
+    MalformedUnit {
+        /// The argument.
+        path: String,
+        /// What the unit parser reported.
+        reason: String,
+    },
+    /// A unit whose factor is irrational (such as `deg`), so no exact value exists.
+    #[error("argument `{path}`: {reason}")]
+    InexactUnit {
+        /// The argument.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// A quantity or conversion whose dimension is not the one required.
+    #[error("argument `{path}` must be {expected}, got {found}")]
+    DimensionMismatch {
+        /// The argument.
+        path: String,
+        /// The dimension required.
+        expected: String,
+        /// The dimension supplied.
+        found: String,
+    },
+    /// A constant the catalog does not hold.
+    #[error("{message}")]
+    UnknownConstant {
+        /// The engine's explanation.
+        message: String,
+    },
+    /// A measured constant, deliberately not exact.
+    #[error("{message}")]
+    MeasuredConstant {
+        /// The engine's explanation.
+        message: String,
+    },
+    /// More unordered sphere pairs than a contact request may enumerate.
+    #[error("{pairs} unordered sphere pairs; a contact request takes at most {limit}")]
+    TooManyPairs {
+        /// Pairs the request would enumerate.
+        pairs: u64,
+        /// The limit in force.
+        limit: u64,
+    },
+    /// A trajectory with more samples than the limit.
+    #[error("{samples} trajectory samples requested; at most {limit}")]
+    TooManySamples {
+        /// Samples the request would produce.
+        samples: u64,
+        /// The limit in force.
+        limit: u64,
+    },
+    /// A rational produced while computing grew past the bit limit; work stopped there.
+    #[error("a rational grew to {bits} bits at step {step}; the limit is {limit} bits")]
+    RationalTooLarge {
+        /// Bits of the largest part of the offending rational.
+        bits: usize,
+        /// The step after which the check failed (0 for non-stepping actions).
+        step: u64,
+        /// The limit in force.
+        limit: usize,
+    },
+    /// A refusal of the exact engine, with the argument it concerns when known.
+    #[error("{source}")]
+    Physics {
+        /// The engine's refusal (boxed: it is the largest variant by far).
+        source: Box<PhysicsError>,
+        /// The argument concerned, when one is.
+        path: Option<String>,
+    },
+}
+
+fn expected_list(names: &[&'static str]) -> String {
+    if names.is_empty() {
+        " (this place takes no members)".to_string()
+    } else {
+        format!(" (expected one of: {})", names.join(", "))
+    }
+}
+
+impl ProtocolError {
+    /// The stable snake_case code sent on the wire.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ProtocolError::EmptyLine => "empty_line",
+            ProtocolError::LineTooLong { .. } => "line_too_long",
+            ProtocolError::InvalidUtf8 => "invalid_utf8",
+            ProtocolError::MalformedJson { .. } => "malformed_json",
+            ProtocolError::NestingTooDeep { .. } => "nesting_too_deep",
+            ProtocolError::DuplicateKey { .. } => "duplicate_key",
+            ProtocolError::NotAnObject { .. } => "not_an_object",
+            ProtocolError::MissingVersion => "missing_version",
+            ProtocolError::UnsupportedVersion { .. } => "unsupported_version",
+            ProtocolError::MissingAction => "missing_action",
+            ProtocolError::UnknownAction { .. } => "unknown_action",
+            ProtocolError::UnknownMember { .. } => "unknown_member",
+            ProtocolError::MissingArgument { .. } => "missing_argument",
+            ProtocolError::UnknownArgument { .. } => "unknown_argument",
+            ProtocolError::WrongType { .. } => "wrong_type",
+            ProtocolError::InvalidValue { .. } => "invalid_value",
+            ProtocolError::InvalidNumber { .. } => "invalid_number",
+            ProtocolError::NumberTooLarge { .. } => "number_too_large",
+            ProtocolError::UnknownUnit { .. } => "unknown_unit",
+            ProtocolError::MalformedUnit { .. } => "malformed_unit",
+            ProtocolError::InexactUnit { .. } => "inexact_unit",
+            ProtocolError::DimensionMismatch { .. } => "dimension_mismatch",
+            ProtocolError::UnknownConstant { .. } => "unknown_constant",
+            ProtocolError::MeasuredConstant { .. } => "measured_constant",
+            ProtocolError::TooManyPairs { .. } => "too_many_pairs",
+            ProtocolError::TooManySamples { .. } => "too_many_samples",
+            ProtocolError::RationalTooLarge { .. } => "rational_too_large",
+            ProtocolError::Physics { source, .. } => source.code(),
+        }
+    }
+
+    /// The wire form: `{"code", "message", ...named fields}`.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("code".into(), json!(self.code()));
+        m.insert("message".into(), json!(self.to_string()));
+        let mut put = |k: &str, v: Value| {
+            m.insert(k.to_string(), v);
+        };
+        match self {
+            ProtocolError::LineTooLong { limit } | ProtocolError::NestingTooDeep { limit } => {
+                put("limit", json!(limit));
+            }
+            ProtocolError::DuplicateKey { key } => put("key", json!(key)),
+            ProtocolError::UnknownAction { action } => put("action", json!(action)),
+            ProtocolError::UnknownMember { member } => put("member", json!(member)),
+            ProtocolError::UnknownArgument { path, expected } => {
+                put("path", json!(path));
+                put("expected", json!(expected));
+            }
+            ProtocolError::MissingArgument { path }
+            | ProtocolError::WrongType { path, .. }
+            | ProtocolError::InvalidValue { path, .. }
+            | ProtocolError::InvalidNumber { path, .. }
+            | ProtocolError::UnknownUnit { path, .. }
+            | ProtocolError::MalformedUnit { path, .. }
+            | ProtocolError::InexactUnit { path, .. } => put("path", json!(path)),
+            ProtocolError::NumberTooLarge {
+                path,
+                digits,
+                limit,
+            } => {
+                put("path", json!(path));
+                put("digits", json!(digits));
+                put("limit", json!(limit));
+            }
+            ProtocolError::DimensionMismatch {
+                path,
+                expected,
+                found,
+            } => {
+                put("path", json!(path));
+                put("expected", json!(expected));
+                put("found", json!(found));
+            }
+            ProtocolError::TooManyPairs { pairs, limit } => {
+                put("pairs", json!(pairs));
+                put("limit", json!(limit));
+            }
+            ProtocolError::TooManySamples { samples, limit } => {
+                put("samples", json!(samples));
+                put("limit", json!(limit));
+            }
+            ProtocolError::RationalTooLarge { bits, step, limit } => {
+                put("bits", json!(bits));
+                put("step", json!(step));
+                put("limit", json!(limit));
+            }
+            ProtocolError::Physics {
+                path: Some(path), ..
+            } => put("path", json!(path)),
+            _ => {}
+        }
+        Value::Object(m)
+    }
+
+    /// Wraps an engine refusal that concerns one argument.
+    pub fn physics_at(path: impl Into<String>, source: PhysicsError) -> Self {
+        ProtocolError::Physics {
+            source: Box::new(source),
+            path: Some(path.into()),
+        }
+    }
+}
+
+impl From<PhysicsError> for ProtocolError {
+    fn from(source: PhysicsError) -> Self {
+        ProtocolError::Physics {
+            source: Box::new(source),
+            path: None,
+        }
+    }
+}
+
+/// Every code the protocol itself defines, in table order (engine codes come from the engine).
+pub const PROTOCOL_CODES: &[&str] = &[
+    "empty_line",
+    "line_too_long",
+    "invalid_utf8",
+    "malformed_json",
+    "nesting_too_deep",
+    "duplicate_key",
+    "not_an_object",
+    "missing_version",
+    "unsupported_version",
+    "missing_action",
+    "unknown_action",
+    "unknown_member",
+    "missing_argument",
+    "unknown_argument",
+    "wrong_type",
+    "invalid_value",
+    "invalid_number",
+    "number_too_large",
+    "unknown_unit",
+    "malformed_unit",
+    "inexact_unit",
+    "dimension_mismatch",
+    "unknown_constant",
+    "measured_constant",
+    "too_many_pairs",
+    "too_many_samples",
+    "rational_too_large",
+];

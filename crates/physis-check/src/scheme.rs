@@ -1,0 +1,334 @@
+//! Checking `scheme` declarations: what they read, what they bind, and their dimensions,
+//! generic over the state's dimension.
+//!
+//! A scheme works for any state, so its body is checked with the state's dimension replaced by
+//! a placeholder [`Y`] that no physical quantity has (amount × luminous intensity); messages show
+//! it as `[y]`.
+
+use crate::expr::{Expr, ExprKind, LocalId, SchemeFn, SchemeInput, Shape};
+use crate::infer::{CResult, Cx, Reported, SchemeFnSig, Scope, dim_name};
+use crate::model::{CheckedScheme, SchemeOrder, SchemeOutputs, SchemeStep};
+use physis_syntax::ast::{self, SchemeDecl};
+use physis_syntax::{Code, Diagnostic};
+use std::collections::HashMap;
+use units::{Base, Dimension, Exponent};
+
+/// The placeholder dimension of a scheme's state `y` (or positions `x`).
+pub const Y: Dimension = Dimension::from_ints([0, 0, 0, 0, 0, 1, 1]);
+
+fn time() -> Dimension {
+    Dimension::base(Base::Time)
+}
+
+fn half(sign: i64) -> Exponent {
+    Exponent::new(sign, 2).unwrap_or(Exponent::ONE)
+}
+
+/// Names a scheme reads and may not bind.
+const INPUTS: &[&str] = &["t", "h", "y", "x", "v", "f", "a", "g", "dW"];
+
+struct SchemeScope {
+    order: SchemeOrder,
+    /// Locals bound so far (name -> id).
+    bound: HashMap<String, LocalId>,
+    /// Every local's id by name, outputs included (outputs may be read before being bound).
+    all: HashMap<String, LocalId>,
+    dims: Vec<Dimension>,
+    outputs: Vec<LocalId>,
+    implicit: bool,
+    stochastic: bool,
+}
+
+impl SchemeScope {
+    fn wrong_kind(&self, name: &ast::Name, diags: &mut Vec<Diagnostic>) -> Reported {
+        let (kind, reads) = match self.order {
+            SchemeOrder::First => ("a first-order scheme", "t, h, y, f(·,·), g(·,·) and dW"),
+            SchemeOrder::Second => ("a second-order scheme", "t, h, x, v and a(·,·)"),
+        };
+        diags.push(
+            Diagnostic::error(
+                Code::SchemeShape,
+                name.span,
+                format!("{kind} cannot read `{}`", name.key()),
+            )
+            .with_label("not an input of this scheme")
+            .with_hint(format!("{kind} reads {reads}")),
+        );
+        Reported
+    }
+}
+
+impl Scope for SchemeScope {
+    fn resolve(&mut self, name: &ast::Name, diags: &mut Vec<Diagnostic>) -> CResult<Expr> {
+        let leaf = |kind, dim| Expr {
+            kind,
+            dim,
+            shape: Shape::Scalar,
+            span: name.span,
+        };
+        let key = name.key();
+        if let Some(&id) = self.bound.get(&key) {
+            return Ok(leaf(ExprKind::Local(id), self.dims[id.0]));
+        }
+        if let Some(&id) = self.all.get(&key)
+            && self.outputs.contains(&id)
+            && key != "error"
+        {
+            self.implicit = true;
+            return Ok(leaf(ExprKind::Local(id), self.dims[id.0]));
+        }
+        let first = self.order == SchemeOrder::First;
+        let input = match key.as_str() {
+            "t" => Some((SchemeInput::T, time())),
+            "h" => Some((SchemeInput::H, time())),
+            "y" if first => Some((SchemeInput::Y, Y)),
+            "x" if !first => Some((SchemeInput::X, Y)),
+            "v" if !first => Some((SchemeInput::V, Y / time())),
+            "dW" if first => {
+                self.stochastic = true;
+                Some((SchemeInput::DW, time().pow(half(1))))
+            }
+            "y" | "x" | "v" | "dW" => return Err(self.wrong_kind(name, diags)),
+            _ => None,
+        };
+        if let Some((input, dim)) = input {
+            return Ok(leaf(ExprKind::SchemeInput(input), dim));
+        }
+        if let Some((cname, value, dim)) = crate::constants::lookup(&key) {
+            return Ok(leaf(ExprKind::Constant { name: cname, value }, dim));
+        }
+        let message = if self.all.contains_key(&key) {
+            format!("`{key}` is read before it is bound")
+        } else {
+            format!("unknown name `{key}`")
+        };
+        diags.push(
+            Diagnostic::error(Code::UnknownName, name.span, message).with_label("not bound here"),
+        );
+        Err(Reported)
+    }
+
+    fn scheme_fn(
+        &mut self,
+        name: &ast::Name,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<CResult<SchemeFnSig>> {
+        let first = self.order == SchemeOrder::First;
+        let sig = match name.key().as_str() {
+            "f" if first => SchemeFnSig {
+                func: SchemeFn::F,
+                arg: Y,
+                ret: Y / time(),
+            },
+            "g" if first => {
+                self.stochastic = true;
+                SchemeFnSig {
+                    func: SchemeFn::G,
+                    arg: Y,
+                    ret: Y * time().pow(half(-1)),
+                }
+            }
+            "a" if !first => SchemeFnSig {
+                func: SchemeFn::A,
+                arg: Y,
+                ret: Y / time().powi(2),
+            },
+            "f" | "g" | "a" => return Some(Err(self.wrong_kind(name, diags))),
+            _ => return None,
+        };
+        Some(Ok(sig))
+    }
+
+    fn dim_name(&self, d: Dimension) -> String {
+        scheme_dim_name(d)
+    }
+}
+
+/// A dimension relative to the placeholder: `[y]·T⁻¹`.
+pub fn scheme_dim_name(d: Dimension) -> String {
+    let k = d.exponent(Base::Amount);
+    if k.is_zero() || d.exponent(Base::Luminosity) != k {
+        return dim_name(d);
+    }
+    let rest = d / Y.pow(k);
+    let y = if k == Exponent::ONE {
+        "[y]".to_string()
+    } else {
+        format!("[y]^({k})")
+    };
+    if rest.is_dimensionless() {
+        y
+    } else {
+        format!("{y}·{rest}")
+    }
+}
+
+/// Check one scheme declaration.
+pub(crate) fn check_scheme(
+    decl: &SchemeDecl,
+    builtin: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> CheckedScheme {
+    let binds = |n: &str| decl.body.iter().any(|b| b.name.key() == n);
+    let second = binds("nextX") || binds("nextV");
+    let order = if second {
+        SchemeOrder::Second
+    } else {
+        SchemeOrder::First
+    };
+    let head = decl.name.span;
+    let shape_error = |diags: &mut Vec<Diagnostic>, msg: String| {
+        diags.push(Diagnostic::error(Code::SchemeShape, head, msg).with_label("this scheme"));
+    };
+    if second && binds("next") {
+        shape_error(
+            diags,
+            "a scheme binds either `next` or `nextX` and `nextV`, not both".into(),
+        );
+    } else if second && !(binds("nextX") && binds("nextV")) {
+        shape_error(
+            diags,
+            "a second-order scheme must bind both `nextX` and `nextV`".into(),
+        );
+    } else if !second && !binds("next") {
+        shape_error(
+            diags,
+            format!("scheme `{}` binds no `next`", decl.name.text),
+        );
+    }
+    let adaptive = match decl.order {
+        Some((p, _)) if p >= 1.0 && p.fract() == 0.0 && p <= 32.0 => Some(p as u32),
+        Some((_, span)) => {
+            diags.push(Diagnostic::error(
+                Code::SchemeShape,
+                span,
+                "a scheme's order is a whole number from 1",
+            ));
+            None
+        }
+        None => None,
+    };
+    if decl.order.is_some() && !binds("error") {
+        shape_error(diags, "an adaptive scheme must bind `error`".into());
+    }
+    if decl.order.is_none() && binds("error") {
+        shape_error(
+            diags,
+            "`error` is bound but the scheme declares no `<order>`".into(),
+        );
+    }
+    let stable = match decl.stable {
+        Some((r, _)) if r > 0.0 => Some(r),
+        Some((_, span)) => {
+            diags.push(Diagnostic::error(
+                Code::SchemeShape,
+                span,
+                "a stability radius must be positive",
+            ));
+            None
+        }
+        None => None,
+    };
+
+    // Every bound name gets a local; outputs get theirs up front so implicit reads resolve.
+    let mut locals: Vec<String> = Vec::new();
+    let mut all = HashMap::new();
+    let mut dims = Vec::new();
+    for b in &decl.body {
+        let key = b.name.key();
+        if !all.contains_key(&key) {
+            all.insert(key.clone(), LocalId(locals.len()));
+            locals.push(key.clone());
+            let dim = match key.as_str() {
+                "next" | "error" | "nextX" => Y,
+                "nextV" => Y / time(),
+                _ => Dimension::NONE,
+            };
+            dims.push(dim);
+        }
+    }
+    let output = |n: &str| all.get(n).copied();
+    let outputs = SchemeOutputs {
+        next: output("next").filter(|_| !second),
+        error: output("error"),
+        next_x: output("nextX"),
+        next_v: output("nextV"),
+    };
+    let mut scope = SchemeScope {
+        order,
+        bound: HashMap::new(),
+        outputs: [outputs.next, outputs.next_x, outputs.next_v]
+            .into_iter()
+            .flatten()
+            .collect(),
+        all,
+        dims,
+        implicit: false,
+        stochastic: false,
+    };
+    let mut body = Vec::new();
+    for b in &decl.body {
+        let key = b.name.key();
+        if INPUTS.contains(&key.as_str()) {
+            diags.push(
+                Diagnostic::error(
+                    Code::SchemeShape,
+                    b.name.span,
+                    format!("a scheme cannot bind its input `{key}`"),
+                )
+                .with_label("an input"),
+            );
+            continue;
+        }
+        if scope.bound.contains_key(&key) {
+            diags.push(
+                Diagnostic::error(
+                    Code::Duplicate,
+                    b.name.span,
+                    format!("`{key}` is bound twice"),
+                )
+                .with_label("bound again here"),
+            );
+            continue;
+        }
+        let id = scope.all[&key];
+        let checked = Cx {
+            scope: &mut scope,
+            diags,
+        }
+        .expr(&b.value);
+        if let Ok(expr) = checked {
+            let is_output = matches!(key.as_str(), "next" | "error" | "nextX" | "nextV");
+            if is_output && expr.dim != scope.dims[id.0] {
+                diags.push(
+                    Diagnostic::error(
+                        Code::WrongDimension,
+                        b.value.span,
+                        format!(
+                            "`{key}` must be {}, found {}",
+                            scheme_dim_name(scope.dims[id.0]),
+                            scheme_dim_name(expr.dim)
+                        ),
+                    )
+                    .with_label(scheme_dim_name(expr.dim)),
+                );
+            }
+            scope.dims[id.0] = expr.dim;
+            body.push(SchemeStep { target: id, expr });
+        }
+        scope.bound.insert(key, id);
+    }
+    CheckedScheme {
+        name: decl.name.text.clone(),
+        order,
+        stochastic: scope.stochastic,
+        adaptive,
+        stable,
+        implicit: scope.implicit,
+        locals,
+        body,
+        outputs,
+        builtin,
+        span: decl.span,
+    }
+}

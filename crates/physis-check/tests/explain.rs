@@ -1,0 +1,25 @@
+//! Every code's `physis explain` example triggers that code.
+
+use physis_check::check_source;
+use physis_syntax::Code;
+
+#[test]
+fn every_explain_example_triggers_its_code() {
+    for &code in Code::ALL {
+        let example = code.example();
+        if code == Code::TooDeep {
+            // Needs 257 nested brackets; the parser's own test covers it.
+            assert!(example.is_empty());
+            continue;
+        }
+        assert!(!example.is_empty(), "{code} has no example");
+        let checked = check_source(example);
+        let codes: Vec<Code> = checked.diagnostics.iter().map(|d| d.code).collect();
+        assert!(codes.contains(&code), "{code}: example gives {codes:?}");
+        assert_eq!(
+            codes.iter().filter(|&&c| c != code).count(),
+            0,
+            "{code}: also {codes:?}"
+        );
+    }
+}

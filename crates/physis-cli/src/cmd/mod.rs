@@ -1,0 +1,7 @@
+//! One module per subcommand.
+
+pub mod check;
+pub mod derive;
+pub mod explain;
+pub mod prepare;
+pub mod run;

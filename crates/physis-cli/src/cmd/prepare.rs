@@ -1,0 +1,297 @@
+//! What `run`, `plot` and ensembles share: read a file, check it, pick the simulation and
+//! the scenario, apply `--set` overrides with their units, and build the interpreted model.
+
+use physis_ir::{IrModel, TapeModel};
+use physis_runtime::RunOptions;
+use physis_syntax::render::render_text;
+use std::path::PathBuf;
+use units::{Dimension, parse_unit};
+
+/// The options every running subcommand takes.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RunArgs {
+    /// The .hph file.
+    pub file: PathBuf,
+    /// The simulation to run when the file declares several.
+    #[arg(long)]
+    pub sim: Option<String>,
+    /// A named scenario (`run Steep with ...`).
+    #[arg(long = "run")]
+    pub scenario: Option<String>,
+    /// Override a param, with its unit: `--set 'v0=50 m/s'` (ASCII names accepted).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Fixed step, or first step of an adaptive scheme (`1 ms`, or seconds).
+    #[arg(long)]
+    pub step: Option<String>,
+    /// Tolerance of an adaptive scheme.
+    #[arg(long)]
+    pub tolerance: Option<f64>,
+    /// Seed of the noise generator.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Maximum number of accepted steps.
+    #[arg(long)]
+    pub limit: Option<u64>,
+}
+
+/// A model ready to run.
+pub struct Prepared {
+    /// The lowered model.
+    pub ir: IrModel,
+    /// The parameter vector (defaults, scenario, then `--set`).
+    pub params: Vec<f64>,
+    /// Per-run overrides.
+    pub options: RunOptions,
+    /// The scenario's name, for the summary.
+    pub scenario: Option<String>,
+}
+
+/// A failure with its exit code: 1 for a model that does not check or run, 2 for usage.
+pub struct Failure {
+    /// Text for stderr.
+    pub message: String,
+    /// Process exit code.
+    pub code: u8,
+}
+
+fn usage(message: impl Into<String>) -> Failure {
+    Failure {
+        message: message.into(),
+        code: 2,
+    }
+}
+
+fn model_error(message: impl Into<String>) -> Failure {
+    Failure {
+        message: message.into(),
+        code: 1,
+    }
+}
+
+impl Prepared {
+    /// The interpreter over this model with its parameters bound.
+    pub fn model(&self) -> Result<TapeModel, Failure> {
+        TapeModel::with_params(&self.ir, self.params.clone())
+            .map_err(|e| model_error(format!("error: {e}")))
+    }
+}
+
+/// Reads, checks, lowers and configures the model named by `args`.
+pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
+    let name = args.file.display().to_string();
+    let source = std::fs::read_to_string(&args.file)
+        .map_err(|e| usage(format!("error: cannot read {name}: {e}")))?;
+    let checked = physis_check::check_source(&source);
+    if checked.has_errors() {
+        return Err(model_error(render_text(
+            &checked.diagnostics,
+            &name,
+            &source,
+        )));
+    }
+    let models = &checked.program.models;
+    let model = match &args.sim {
+        Some(sim) => checked.program.model(sim).ok_or_else(|| {
+            usage(format!(
+                "error: {name} has no simulation `{sim}`; it has: {}",
+                list(models.iter().map(|m| m.name.as_str()))
+            ))
+        })?,
+        None => match models.as_slice() {
+            [one] => one,
+            [] => return Err(usage(format!("error: {name} declares no simulation"))),
+            _ => {
+                return Err(usage(format!(
+                    "error: {name} declares several simulations; choose one with --sim: {}",
+                    list(models.iter().map(|m| m.name.as_str()))
+                )));
+            }
+        },
+    };
+    let ir = physis_ir::lower_with_source(model, &source)
+        .map_err(|e| model_error(format!("error: cannot run `{}`: {e}", model.name)))?;
+    let mut params = match &args.scenario {
+        Some(s) => ir.run_params(s).ok_or_else(|| {
+            usage(format!(
+                "error: `{}` has no run `{s}`; it has: {}",
+                model.name,
+                list(ir.runs.iter().map(|r| r.name.as_str()))
+            ))
+        })?,
+        None => ir.default_params(),
+    };
+    for assignment in &args.set {
+        apply_set(model, &ir, &mut params, assignment)?;
+    }
+    let step = match &args.step {
+        Some(text) => Some(quantity_scalar(
+            text,
+            units::kind("Time").unwrap_or(Dimension::NONE),
+            "--step",
+        )?),
+        None => None,
+    };
+    if let Some(h) = step {
+        if !(h > 0.0 && h.is_finite()) {
+            return Err(usage("error: --step must be a positive time"));
+        }
+    }
+    if let Some(tol) = args.tolerance {
+        if !(tol > 0.0 && tol.is_finite()) {
+            return Err(usage("error: --tolerance must be a positive number"));
+        }
+    }
+    let options = RunOptions {
+        step,
+        tolerance: args.tolerance,
+        seed: args.seed,
+        limit: args.limit,
+        ..RunOptions::default()
+    };
+    Ok(Prepared {
+        ir,
+        params,
+        options,
+        scenario: args.scenario.clone(),
+    })
+}
+
+fn list<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let v: Vec<&str> = names.collect();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// Applies `NAME=VALUE` to the parameter vector, converting VALUE's unit to SI.
+fn apply_set(
+    model: &physis_check::CheckedModel,
+    ir: &IrModel,
+    params: &mut [f64],
+    assignment: &str,
+) -> Result<(), Failure> {
+    let (name, value) = assignment
+        .split_once('=')
+        .ok_or_else(|| usage(format!("error: --set `{assignment}` is not NAME=VALUE")))?;
+    let (name, value) = (name.trim(), value.trim());
+    let id = model.param(name).ok_or_else(|| {
+        usage(format!(
+            "error: `{}` has no param `{name}`; its params: {}",
+            model.name,
+            list(model.params.iter().map(|p| p.name.as_str()))
+        ))
+    })?;
+    let param = &model.params[id.0];
+    let spec = ir
+        .params
+        .iter()
+        .find(|s| physis_syntax::lexer::normalize_name(&s.name) == param.key)
+        .ok_or_else(|| model_error(format!("error: param `{name}` is not used by the run")))?;
+    let values: Vec<f64> = match value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+        Some(inner) => inner
+            .split(',')
+            .map(|part| quantity_scalar(part, param.dim, name))
+            .collect::<Result<_, _>>()?,
+        None => vec![quantity_scalar(value, param.dim, name)?],
+    };
+    if values.len() != spec.default.len() {
+        return Err(usage(format!(
+            "error: param `{name}` has {} component(s), --set gave {}",
+            spec.default.len(),
+            values.len()
+        )));
+    }
+    for (k, v) in values.into_iter().enumerate() {
+        params[spec.offset as usize + k] = v;
+    }
+    Ok(())
+}
+
+/// Reads `50 m/s`, `70 deg`, `0.5` as an SI value of dimension `dim`.
+pub fn quantity_scalar(text: &str, dim: Dimension, what: &str) -> Result<f64, Failure> {
+    let text = text.trim();
+    let split = number_prefix_len(text);
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number.parse().map_err(|_| {
+        usage(format!(
+            "error: {what}: `{text}` does not start with a number"
+        ))
+    })?;
+    if !value.is_finite() {
+        return Err(usage(format!(
+            "error: {what}: `{text}` is not a finite number"
+        )));
+    }
+    let unit = unit.trim();
+    let (scale, unit_dim) = if unit.is_empty() {
+        (1.0, Dimension::NONE)
+    } else {
+        let u = parse_unit(unit).map_err(|e| usage(format!("error: {what}: {e}")))?;
+        (u.scale_f64(), u.dim())
+    };
+    if unit_dim != dim {
+        let hint = if unit.is_empty() {
+            " (write the value with its unit)"
+        } else {
+            ""
+        };
+        return Err(usage(format!(
+            "error: {what}: `{text}` is {}, expected {}{hint}",
+            units::describe(&unit_dim),
+            units::describe(&dim)
+        )));
+    }
+    Ok(value * scale)
+}
+
+/// Length of the leading decimal number (sign, digits, point, exponent) of `text`.
+fn number_prefix_len(text: &str) -> usize {
+    let b = text.as_bytes();
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
+        i += 1;
+    }
+    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+        i += 1;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut j = i + 1;
+        if j < b.len() && (b[j] == b'-' || b[j] == b'+') {
+            j += 1;
+        }
+        if j < b.len() && b[j].is_ascii_digit() {
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            i = j;
+        }
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantities_with_units() {
+        let v = units::kind("Velocity").unwrap();
+        assert_eq!(quantity_scalar("50 m/s", v, "x").ok(), Some(50.0));
+        assert!((quantity_scalar("36 km/h", v, "x").ok().unwrap() - 10.0).abs() < 1e-12);
+        assert_eq!(
+            quantity_scalar("1e-3 s", units::kind("Time").unwrap(), "x").ok(),
+            Some(1e-3)
+        );
+        let deg = quantity_scalar("90 deg", Dimension::NONE, "x")
+            .ok()
+            .unwrap();
+        assert!((deg - std::f64::consts::FRAC_PI_2).abs() < 1e-15);
+        assert!(quantity_scalar("50", v, "x").is_err());
+        assert!(quantity_scalar("50 s", v, "x").is_err());
+        assert!(quantity_scalar("abc", v, "x").is_err());
+        assert!(quantity_scalar("1e999 m/s", v, "x").is_err());
+    }
+}

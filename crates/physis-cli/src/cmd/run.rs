@@ -1,0 +1,101 @@
+//! `physis run FILE.hph`: samples as CSV or JSON (streamed, constant memory), or `--summary`.
+
+use super::prepare::{Failure, RunArgs, prepare};
+use physis_runtime::{CsvWriter, JsonWriter, RunEnd, Sample, SampleSink, Summary, run_into};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Sample formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// `t` then each observe, one row per sample.
+    Csv,
+    /// An array of `{"t":..,"<observe>":..}` objects.
+    Json,
+}
+
+/// Arguments of `physis run`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Sample format.
+    #[arg(long, value_enum, default_value = "csv")]
+    format: Format,
+    /// Print one JSON object describing how the run ended instead of the samples.
+    #[arg(long)]
+    summary: bool,
+    /// Write to this file instead of stdout.
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+}
+
+/// Counts nothing, keeps nothing: the summary needs only the end.
+struct Discard;
+
+impl SampleSink for Discard {
+    fn sample(&mut self, _: &Sample<'_>) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    match execute(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprint!("{}", f.message);
+            if !f.message.ends_with('\n') {
+                eprintln!();
+            }
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn execute(args: &Args) -> Result<(), Failure> {
+    let prepared = prepare(&args.run)?;
+    let model = prepared.model()?;
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| Failure {
+                message: format!("error: cannot write {}: {e}", path.display()),
+                code: 2,
+            })?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let run_failed = |e: physis_runtime::RunError| Failure {
+        message: format!("error: {e}"),
+        code: 1,
+    };
+    let end: RunEnd = if args.summary {
+        let end = run_into(model, &prepared.options, &mut Discard).map_err(run_failed)?;
+        let summary = Summary {
+            info: &prepared.ir.info,
+            run: prepared.scenario.as_deref(),
+            end: &end,
+        };
+        writeln!(out, "{}", summary.to_json()).map_err(io_failed)?;
+        end
+    } else {
+        match args.format {
+            Format::Csv => run_into(model, &prepared.options, &mut CsvWriter::new(&mut out)),
+            Format::Json => run_into(model, &prepared.options, &mut JsonWriter::new(&mut out)),
+        }
+        .map_err(run_failed)?
+    };
+    out.flush().map_err(io_failed)?;
+    let kind = end.reason.kind.as_str();
+    if kind != "when" {
+        eprintln!("note: the run ended as `{kind}` at t = {}", end.t);
+    }
+    Ok(())
+}
+
+fn io_failed(e: std::io::Error) -> Failure {
+    Failure {
+        message: format!("error: {e}"),
+        code: 2,
+    }
+}

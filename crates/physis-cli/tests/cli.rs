@@ -1,0 +1,90 @@
+//! The `physis` binary end to end: exit codes, rustc-style stderr, JSON, explain.
+
+use std::process::Command;
+
+fn physis(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_physis"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn example(name: &str) -> String {
+    format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn temp(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("physis-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn valid_files_exit_zero_and_print_nothing() {
+    let (code, out, err) = physis(&[
+        "check",
+        &example("projectile.hph"),
+        &example("dc_motor.hph"),
+    ]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+}
+
+#[test]
+fn errors_are_rustc_style_and_fail() {
+    let path = temp(
+        "nostop.hph",
+        "simulate A {\n  state y : Length = 1 m\n  law y' = 1 m/s\n}\n",
+    );
+    let (code, out, err) = physis(&["check", &path]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.starts_with("error[PH0104]: simulation `A` has no `stop when`"),
+        "{err}"
+    );
+    assert!(err.contains("nostop.hph:1:10"), "{err}");
+}
+
+#[test]
+fn json_format_follows_the_contract() {
+    let path = temp(
+        "mismatch.hph",
+        "simulate A {\n  state y : Length = 1 m\n  law y' = 1 m/s + 1 s\n  stop when t > 1 s\n}\n",
+    );
+    let (code, out, _) = physis(&["check", "--format", "json", &path]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out.trim(),
+        r#"[{"code":"PH0203","severity":"error","line":3,"column":12,"message":"cannot add Velocity and Time"}]"#
+    );
+}
+
+#[test]
+fn explain_prints_meaning_and_example_for_every_code() {
+    for code in physis_syntax::Code::ALL {
+        let (status, out, _) = physis(&["explain", code.as_str()]);
+        assert_eq!(status, 0, "{code}");
+        assert!(
+            out.starts_with(&format!("{code}: {}", code.title())),
+            "{out}"
+        );
+        assert!(out.contains(code.explanation()));
+    }
+    let (status, _, err) = physis(&["explain", "PH9999"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("unknown diagnostic code"));
+}
+
+#[test]
+fn missing_file_is_an_error() {
+    let (code, _, err) = physis(&["check", "/nonexistent/x.hph"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"));
+}

@@ -1,0 +1,574 @@
+//! One IR [`Function`] to straight-line Rust: a `let` per instruction, `[f64; N]` arrays
+//! for array values, and the outputs flattened into one array.
+//!
+//! The interpreter runs every function with its parameters folded in (`bind_params`): each
+//! value that depends on parameters only becomes a constant once per run. The generated
+//! code does the same work at the same moment: such values are computed once when the model
+//! is built ([`Hoist`], the model's `k` array) and read from there. Folding is exact except
+//! for one rewrite, `a^b` with a constant exponent `b`, which the builder turns into `powi`
+//! or `sqrt`; a parameter exponent therefore gets the same decision at run time
+//! ([`pow_bound`]). Every scalar formula is that of `physis_ir::eval`, in the same order.
+
+use physis_ir::{BinOp, Function, Op, ReduceOp, Source, Ty, UnOp, ValueId};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::error::GenError;
+use crate::names::{f64_lit, usize_lit};
+
+/// The inputs a generated function receives (each an array reference named as below).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Inputs {
+    /// `t: f64`
+    pub t: bool,
+    /// `h: f64`
+    pub h: bool,
+    /// `y: &[f64; dim]`
+    pub y: bool,
+    /// `f0: &[f64; dim]`
+    pub f0: bool,
+    /// `dw: &[f64; noises]`
+    pub dw: bool,
+    /// `g: &[f64; dim]` (implicit unknown)
+    pub guess: bool,
+    /// `r: &[f64; dim]` (dydt of conditions, observes, resets)
+    pub rate: bool,
+    /// `s: &[f64; dim]` (tangent seed)
+    pub seed: bool,
+}
+
+impl Inputs {
+    fn has(&self, src: Source) -> bool {
+        match src {
+            Source::T => self.t,
+            Source::H => self.h,
+            Source::State => self.y,
+            Source::F0 => self.f0,
+            Source::Dw => self.dw,
+            Source::Guess => self.guess,
+            Source::Rate => self.rate,
+            Source::Seed => self.seed,
+            // Params are hoisted; noise reads as zero (as in the interpreter).
+            Source::Param | Source::Noise => true,
+            _ => false,
+        }
+    }
+}
+
+/// Values computed once per parameter set: the model's `k` array and the code filling it.
+#[derive(Debug, Default)]
+pub struct Hoist {
+    /// Slots used so far.
+    pub len: usize,
+    /// One block per function, run by the model's `bind`.
+    pub blocks: Vec<TokenStream>,
+    /// Slot of each hoisted expression (by its text), shared between functions.
+    memo: std::collections::HashMap<String, usize>,
+}
+
+/// The body of a generated function: statements ending in the `[f64; N]` of its outputs.
+pub fn body(f: &Function, inputs: Inputs, hoist: &mut Hoist) -> Result<TokenStream, GenError> {
+    let n = f.insts.len();
+    let stat = static_values(f);
+    // Static values read by dynamic code (or returned) are hoisted.
+    let mut root = vec![false; n];
+    for (i, inst) in f.insts.iter().enumerate() {
+        if !stat[i] {
+            inst.op.for_each_operand(|v| root[v.index()] = true);
+        }
+    }
+    for v in &f.outputs {
+        root[v.index()] = true;
+    }
+    for (i, inst) in f.insts.iter().enumerate() {
+        if !stat[i] || matches!(inst.op, Op::Const(_)) {
+            root[i] = false;
+        }
+    }
+    let slots = hoist_block(f, &stat, &root, hoist)?;
+    let mut stmts = Vec::new();
+    for (i, inst) in f.insts.iter().enumerate() {
+        let v = format_ident!("v{}", i);
+        if let Some(slot) = slots[i] {
+            let e = match inst.ty {
+                Ty::Scalar => {
+                    let s = usize_lit(slot);
+                    quote!(k[#s])
+                }
+                Ty::Array(len) => {
+                    let items = (slot..slot + len as usize).map(usize_lit);
+                    quote!([#(k[#items]),*])
+                }
+            };
+            stmts.push(quote!(let #v = #e;));
+            continue;
+        }
+        if stat[i] {
+            continue;
+        }
+        match (&inst.op, inst.ty) {
+            (Op::Load(src, _), _) if !inputs.has(*src) => {
+                return Err(GenError::Input {
+                    function: f.name.clone(),
+                    input: format!("{src:?}"),
+                });
+            }
+            (Op::Load(..), _) => {}
+            (Op::LoadRange(src, _, _), _) if !inputs.has(*src) => {
+                return Err(GenError::Input {
+                    function: f.name.clone(),
+                    input: format!("{src:?}"),
+                });
+            }
+            (op, Ty::Scalar) => {
+                let e = scalar_expr(f, op, &|v| operand(f, v, &slots), &stat)?;
+                stmts.push(quote!(let #v = #e;));
+            }
+            (op, Ty::Array(len)) => {
+                let e = array_expr(f, op, len, &|v| operand(f, v, &slots), &stat)?;
+                let l = usize_lit(len as usize);
+                stmts.push(quote!(let #v: [f64; #l] = #e;));
+            }
+        }
+    }
+    let mut outs = Vec::new();
+    for v in &f.outputs {
+        match f.ty(*v) {
+            Ty::Scalar => outs.push(operand(f, *v, &slots)),
+            Ty::Array(len) => {
+                let a = operand(f, *v, &slots);
+                for j in 0..len as usize {
+                    let j = usize_lit(j);
+                    outs.push(quote!(#a[#j]));
+                }
+            }
+        }
+    }
+    let uses_k = slots.iter().any(Option::is_some);
+    let k = uses_k.then(|| quote!(let k = &self.k;));
+    Ok(quote! {
+        #k
+        #(#stmts)*
+        [#(#outs),*]
+    })
+}
+
+/// True for values that depend on nothing but constants and parameters.
+fn static_values(f: &Function) -> Vec<bool> {
+    let mut stat = vec![false; f.insts.len()];
+    for (i, inst) in f.insts.iter().enumerate() {
+        stat[i] = match inst.op {
+            Op::Const(_) => true,
+            Op::Load(src, _) | Op::LoadRange(src, _, _) => src == Source::Param,
+            ref op => {
+                let mut all = true;
+                op.for_each_operand(|v| all &= stat[v.index()]);
+                all
+            }
+        };
+    }
+    stat
+}
+
+/// Emits the code computing the hoisted values of `f` into `k`; returns each value's slot.
+/// A value another function already hoisted (same expression of the params) shares its slot.
+fn hoist_block(
+    f: &Function,
+    stat: &[bool],
+    root: &[bool],
+    hoist: &mut Hoist,
+) -> Result<Vec<Option<usize>>, GenError> {
+    let n = f.insts.len();
+    let plain = vec![false; n];
+    // The expression of each static value in the params alone: the key that shares slots.
+    let mut canon: Vec<String> = vec![String::new(); n];
+    for (i, inst) in f.insts.iter().enumerate() {
+        if !stat[i] {
+            continue;
+        }
+        let opd = |w: ValueId| {
+            let c: TokenStream = canon[w.index()].parse().unwrap_or_default();
+            quote!((#c))
+        };
+        let e = match (&inst.op, inst.ty) {
+            (Op::Load(Source::Param, k), _) => {
+                let k = usize_lit(*k as usize);
+                quote!(p[#k])
+            }
+            (op, Ty::Scalar) => scalar_expr(f, op, &opd, &plain)?,
+            (op, Ty::Array(len)) => array_expr(f, op, len, &opd, &plain)?,
+        };
+        let text = e.to_string();
+        // Long expressions are not worth comparing (and could grow with sharing).
+        canon[i] = if text.len() > 4096 {
+            format!("unique{}_{i}", hoist.blocks.len())
+        } else {
+            text
+        };
+    }
+    let mut slots = vec![None; n];
+    let mut fresh = root.to_vec();
+    for i in 0..n {
+        if root[i] {
+            if let Some(slot) = hoist.memo.get(&canon[i]) {
+                slots[i] = Some(*slot);
+                fresh[i] = false;
+            }
+        }
+    }
+    let mut need = fresh.clone();
+    for i in (0..n).rev() {
+        if need[i] {
+            f.insts[i].op.for_each_operand(|v| need[v.index()] = true);
+        }
+    }
+    let mut stmts = Vec::new();
+    for (i, inst) in f.insts.iter().enumerate() {
+        let skip = matches!(inst.op, Op::Const(_) | Op::Load(..)) && !fresh[i];
+        if !need[i] || !stat[i] || skip {
+            continue;
+        }
+        let v = format_ident!("v{}", i);
+        let opd = |w: ValueId| static_operand(f, w);
+        match inst.ty {
+            Ty::Scalar => {
+                let e = scalar_expr(f, &inst.op, &opd, &plain)?;
+                stmts.push(quote!(let #v = #e;));
+            }
+            Ty::Array(len) => {
+                let e = array_expr(f, &inst.op, len, &opd, &plain)?;
+                let l = usize_lit(len as usize);
+                stmts.push(quote!(let #v: [f64; #l] = #e;));
+            }
+        }
+        if fresh[i] {
+            let slot = hoist.len;
+            hoist.len += inst.ty.len();
+            hoist.memo.insert(canon[i].clone(), slot);
+            slots[i] = Some(slot);
+            match inst.ty {
+                Ty::Scalar => {
+                    let s = usize_lit(slot);
+                    stmts.push(quote!(k[#s] = #v;));
+                }
+                Ty::Array(len) => {
+                    for j in 0..len as usize {
+                        let (s, j) = (usize_lit(slot + j), usize_lit(j));
+                        stmts.push(quote!(k[#s] = #v[#j];));
+                    }
+                }
+            }
+        }
+    }
+    if !stmts.is_empty() {
+        hoist.blocks.push(quote!({ #(#stmts)* }));
+    }
+    Ok(slots)
+}
+
+/// An operand inside the hoisting code: constants inline, params from `p`.
+fn static_operand(f: &Function, v: ValueId) -> TokenStream {
+    match f.insts[v.index()].op {
+        Op::Const(bits) => f64_lit(f64::from_bits(bits)),
+        Op::Load(Source::Param, k) => {
+            let k = usize_lit(k as usize);
+            quote!(p[#k])
+        }
+        _ => {
+            let id = format_ident!("v{}", v.index());
+            quote!(#id)
+        }
+    }
+}
+
+/// An operand in a function body: constants and scalar loads inline, the rest by name.
+fn operand(f: &Function, v: ValueId, slots: &[Option<usize>]) -> TokenStream {
+    let i = v.index();
+    if slots[i].is_some() {
+        let id = format_ident!("v{}", i);
+        return quote!(#id);
+    }
+    match f.insts[i].op {
+        Op::Const(bits) => f64_lit(f64::from_bits(bits)),
+        Op::Load(src, k) => load(src, k),
+        _ => {
+            let id = format_ident!("v{}", i);
+            quote!(#id)
+        }
+    }
+}
+
+fn load(src: Source, k: u32) -> TokenStream {
+    let k = usize_lit(k as usize);
+    match src {
+        Source::T => quote!(t),
+        Source::H => quote!(h),
+        Source::State => quote!(y[#k]),
+        Source::F0 => quote!(f0[#k]),
+        Source::Param => quote!(p[#k]),
+        Source::Dw => quote!(dw[#k]),
+        Source::Guess => quote!(g[#k]),
+        Source::Rate => quote!(r[#k]),
+        Source::Seed => quote!(s[#k]),
+        _ => quote!(0.0f64),
+    }
+}
+
+type Opd<'a> = dyn Fn(ValueId) -> TokenStream + 'a;
+
+/// A scalar operation. `stat` marks static operands (for the exponent rule of `Pow`).
+fn scalar_expr(
+    f: &Function,
+    op: &Op,
+    opd: &Opd<'_>,
+    stat: &[bool],
+) -> Result<TokenStream, GenError> {
+    Ok(match op {
+        Op::Const(bits) => f64_lit(f64::from_bits(*bits)),
+        Op::Load(src, k) => load(*src, *k),
+        Op::Unary(o, a) => unary(*o, opd(*a))?,
+        Op::Binary(BinOp::Pow, a, b) if bound_exponent(f, *b, stat) => pow_bound(opd(*a), opd(*b)),
+        Op::Binary(o, a, b) => binary(*o, opd(*a), opd(*b))?,
+        Op::Powi(a, n) => {
+            let a = opd(*a);
+            quote!(#a.powi(#n))
+        }
+        Op::Select(c, a, b) => {
+            let (c, a, b) = (opd(*c), opd(*a), opd(*b));
+            quote!(if #c != 0.0 { #a } else { #b })
+        }
+        Op::Index(a, k) => {
+            let (a, k) = (opd(*a), usize_lit(*k as usize));
+            quote!(#a[#k])
+        }
+        Op::Reduce(r, a) => {
+            let len = f.ty(*a).len();
+            let a = opd(*a);
+            match r {
+                ReduceOp::Sum => quote!(#a.iter().sum::<f64>()),
+                ReduceOp::Mean => {
+                    let n = f64_lit(len as f64);
+                    quote!(#a.iter().sum::<f64>() / #n)
+                }
+                ReduceOp::MaxAbs => quote!({
+                    let mut m = 0.0f64;
+                    let mut nan = false;
+                    for x in #a.iter() {
+                        if x.is_nan() {
+                            nan = true;
+                            break;
+                        }
+                        m = m.max(x.abs());
+                    }
+                    if nan { f64::NAN } else { m }
+                }),
+                other => return Err(unsupported(format!("the reduction {other:?}"))),
+            }
+        }
+        Op::PickMaxAbs(u, du) => {
+            let (u, du) = (opd(*u), opd(*du));
+            let sign = sign(quote!(u[best]));
+            quote!({
+                let u = &#u;
+                let du = &#du;
+                let mut best = 0usize;
+                for (k, x) in u.iter().enumerate() {
+                    if x.abs() > u[best].abs() {
+                        best = k;
+                    }
+                }
+                #sign * du[best]
+            })
+        }
+        other => return Err(unsupported(format!("the scalar operation {other:?}"))),
+    })
+}
+
+/// An array operation of length `len`, elementwise with scalars broadcast.
+fn array_expr(
+    f: &Function,
+    op: &Op,
+    len: u32,
+    opd: &Opd<'_>,
+    stat: &[bool],
+) -> Result<TokenStream, GenError> {
+    let elem = |v: ValueId| {
+        let a = opd(v);
+        match f.ty(v) {
+            Ty::Scalar => a,
+            Ty::Array(_) => quote!(#a[i]),
+        }
+    };
+    let each = |e: TokenStream| quote!(::std::array::from_fn(|i| #e));
+    Ok(match op {
+        Op::LoadRange(src, off, n) => {
+            let items = (*off..off + n).map(|k| load(*src, k));
+            quote!([#(#items),*])
+        }
+        Op::Unary(o, a) => each(unary(*o, elem(*a))?),
+        Op::Binary(BinOp::Pow, a, b) if bound_exponent(f, *b, stat) => {
+            each(pow_bound(elem(*a), elem(*b)))
+        }
+        Op::Binary(o, a, b) => each(binary(*o, elem(*a), elem(*b))?),
+        Op::Powi(a, n) => {
+            let a = elem(*a);
+            each(quote!(#a.powi(#n)))
+        }
+        Op::Select(c, a, b) => {
+            let (c, a, b) = (elem(*c), elem(*a), elem(*b));
+            each(quote!(if #c != 0.0 { #a } else { #b }))
+        }
+        Op::Pack(vs) => {
+            let items = vs.iter().map(|v| opd(*v));
+            quote!([#(#items),*])
+        }
+        Op::Splat(s, _) => {
+            let (s, n) = (opd(*s), usize_lit(len as usize));
+            quote!([#s; #n])
+        }
+        Op::Gather(a, ks) => {
+            let a = opd(*a);
+            let ks = ks.iter().map(|k| usize_lit(*k as usize));
+            quote!([#(#a[#ks]),*])
+        }
+        Op::Solve(m, b) => solve(opd(*m), opd(*b), len),
+        Op::Stencil(_) => return Err(unsupported("stencils over grid fields".into())),
+        other => return Err(unsupported(format!("the array operation {other:?}"))),
+    })
+}
+
+/// True when `b` is a parameter-only scalar (not already a constant): binding would make
+/// it a constant and the builder would choose `powi`/`sqrt`/`powf` from its value.
+fn bound_exponent(f: &Function, b: ValueId, stat: &[bool]) -> bool {
+    stat.get(b.index()).copied().unwrap_or(false)
+        && f.ty(b) == Ty::Scalar
+        && !matches!(f.insts[b.index()].op, Op::Const(_))
+}
+
+/// `a^b` as the builder folds it once `b` is known: `powi` for a whole `|b| ≤ 64`, `sqrt`
+/// for `½`, else `powf`.
+fn pow_bound(a: TokenStream, b: TokenStream) -> TokenStream {
+    quote!({
+        let e: f64 = #b;
+        if e == e.trunc() && e.abs() <= 64.0 {
+            #a.powi(e as i32)
+        } else if e == 0.5 {
+            #a.sqrt()
+        } else {
+            #a.powf(e)
+        }
+    })
+}
+
+/// `x` with `M·x = b`: Gaussian elimination with partial pivoting, operation for operation
+/// as `physis_ir::eval::solve_in_place`, on stack copies of `M` and `b`.
+fn solve(m: TokenStream, b: TokenStream, len: u32) -> TokenStream {
+    let n = usize_lit(len as usize);
+    let min_pivot = f64_lit(physis_ir::eval::SOLVE_MIN_PIVOT);
+    quote!({
+        let mut a = #m;
+        let mut x = #b;
+        let n = #n;
+        let mut singular = false;
+        for k in 0..n {
+            let mut p = k;
+            let mut best = a[k * n + k].abs();
+            for i in k + 1..n {
+                let v = a[i * n + k].abs();
+                if v > best {
+                    best = v;
+                    p = i;
+                }
+            }
+            if !(best >= #min_pivot && best.is_finite()) {
+                singular = true;
+                break;
+            }
+            if p != k {
+                for j in 0..n {
+                    a.swap(k * n + j, p * n + j);
+                }
+                x.swap(k, p);
+            }
+            let d = a[k * n + k];
+            for i in k + 1..n {
+                let l = a[i * n + k] / d;
+                for j in k + 1..n {
+                    a[i * n + j] -= l * a[k * n + j];
+                }
+                x[i] -= l * x[k];
+            }
+        }
+        if singular {
+            [f64::NAN; #n]
+        } else {
+            for i in (0..n).rev() {
+                let mut s = x[i];
+                for j in i + 1..n {
+                    s -= a[i * n + j] * x[j];
+                }
+                x[i] = s / a[i * n + i];
+            }
+            x
+        }
+    })
+}
+
+fn sign(a: TokenStream) -> TokenStream {
+    quote!({
+        let a: f64 = #a;
+        if a > 0.0 { 1.0f64 } else if a < 0.0 { -1.0f64 } else { a }
+    })
+}
+
+/// `op a`, as `physis_ir::eval::unary`.
+fn unary(op: UnOp, a: TokenStream) -> Result<TokenStream, GenError> {
+    Ok(match op {
+        UnOp::Neg => quote!(-#a),
+        UnOp::Abs => quote!(#a.abs()),
+        UnOp::Sign => sign(a),
+        UnOp::Sqrt => quote!(#a.sqrt()),
+        UnOp::Exp => quote!(#a.exp()),
+        UnOp::Log => quote!(#a.ln()),
+        UnOp::Log10 => quote!(#a.log10()),
+        UnOp::Floor => quote!(#a.floor()),
+        UnOp::Ceil => quote!(#a.ceil()),
+        UnOp::Sin => quote!(#a.sin()),
+        UnOp::Cos => quote!(#a.cos()),
+        UnOp::Tan => quote!(#a.tan()),
+        UnOp::Asin => quote!(#a.asin()),
+        UnOp::Acos => quote!(#a.acos()),
+        UnOp::Atan => quote!(#a.atan()),
+        UnOp::Sinh => quote!(#a.sinh()),
+        UnOp::Cosh => quote!(#a.cosh()),
+        UnOp::Tanh => quote!(#a.tanh()),
+        other => return Err(unsupported(format!("the operation {other:?}"))),
+    })
+}
+
+/// `a op b`, as `physis_ir::eval::binary`.
+fn binary(op: BinOp, a: TokenStream, b: TokenStream) -> Result<TokenStream, GenError> {
+    let truth = |c: TokenStream| quote!(if #c { 1.0f64 } else { 0.0f64 });
+    Ok(match op {
+        BinOp::Add => quote!(#a + #b),
+        BinOp::Sub => quote!(#a - #b),
+        BinOp::Mul => quote!(#a * #b),
+        BinOp::Div => quote!(#a / #b),
+        BinOp::Pow => quote!(#a.powf(#b)),
+        BinOp::Atan2 => quote!(#a.atan2(#b)),
+        BinOp::Hypot => quote!(#a.hypot(#b)),
+        BinOp::Min => quote!(#a.min(#b)),
+        BinOp::Max => quote!(#a.max(#b)),
+        BinOp::Lt => truth(quote!(#a < #b)),
+        BinOp::Le => truth(quote!(#a <= #b)),
+        BinOp::Gt => truth(quote!(#a > #b)),
+        BinOp::Ge => truth(quote!(#a >= #b)),
+        BinOp::Eq => truth(quote!(#a == #b)),
+        BinOp::Ne => truth(quote!(#a != #b)),
+        other => return Err(unsupported(format!("the operation {other:?}"))),
+    })
+}
+
+fn unsupported(what: String) -> GenError {
+    GenError::Unsupported { what }
+}

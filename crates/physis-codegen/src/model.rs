@@ -1,0 +1,468 @@
+//! The model type itself: its parameter binding, one straight-line method per IR function
+//! and the `physis_runtime::Model` implementation the driver calls. Mirrors the tape
+//! interpreter (`physis_ir::TapeModel`) call for call.
+
+use physis_ir::{Function, IrModel, SchemeFns, Source};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::error::GenError;
+use crate::func::{Hoist, Inputs, body};
+use crate::info::model_info;
+use crate::names::usize_lit;
+use crate::plan::Plan;
+
+/// The generated methods and trait implementation of one model.
+pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, usize), GenError> {
+    // Generated code keeps every value in stack arrays: meant for small unrolled models.
+    if ir.dynamics.layout.parts.iter().any(|p| p.array) {
+        return Err(GenError::Unsupported {
+            what: "a state kept as a whole array (a field on a grid)".into(),
+        });
+    }
+    if ir.jacobian_pattern.is_some() {
+        return Err(GenError::Unsupported {
+            what: "an implicit scheme with a sparse Jacobian".into(),
+        });
+    }
+    let dim = ir.dynamics.dim();
+    let nw = ir.info.noises;
+    let mut hoist = Hoist::default();
+    let mut fns = Vec::new();
+    let mut gen_fn = |name: &str, f: &Function, hoist: &mut Hoist| -> Result<Inputs, GenError> {
+        let inputs = inputs_of(f);
+        let b = body(f, inputs, hoist)?;
+        let sig = signature(inputs, dim, nw);
+        let n = usize_lit(f.output_len());
+        let id = format_ident!("{}", name);
+        let doc = format!("The IR function `{}`, as straight-line code.", f.name);
+        fns.push(quote! {
+            #[doc = #doc]
+            #[inline]
+            fn #id(&self, #sig) -> [f64; #n] { #b }
+        });
+        Ok(inputs)
+    };
+    let initial = gen_fn("initial_at", &ir.initial, &mut hoist)?;
+    let rate = gen_fn("rate_at", &ir.rate, &mut hoist)?;
+    let rate_jvp = gen_fn("rate_jvp_at", &ir.rate_jvp, &mut hoist)?;
+    let margins = gen_fn("margins_at", &ir.margins, &mut hoist)?;
+    let observe = gen_fn("observe_at", &ir.observe, &mut hoist)?;
+    let mut resets = Vec::new();
+    for (j, r) in ir.resets.iter().enumerate() {
+        let inp = gen_fn(&format!("reset{j}_at"), &r.func, &mut hoist)?;
+        resets.push((j, inp, &r.slots));
+    }
+    let scheme_impl = match &ir.scheme.fns {
+        SchemeFns::Explicit {
+            step,
+            adaptive,
+            fsal,
+        } => {
+            let inp = gen_fn("step_at", step, &mut hoist)?;
+            explicit(inp, rate, *adaptive, *fsal, dim, nw)
+        }
+        SchemeFns::Implicit {
+            residual,
+            jacobian,
+            jvp,
+            error,
+        } => {
+            let res = gen_fn("residual_at", residual, &mut hoist)?;
+            let jac = match jacobian {
+                Some(j) => Some(gen_fn("jacobian_at", j, &mut hoist)?),
+                None => None,
+            };
+            let jv = gen_fn("residual_jvp_at", jvp, &mut hoist)?;
+            let err = match error {
+                Some(e) => Some(gen_fn("implicit_error_at", e, &mut hoist)?),
+                None => None,
+            };
+            implicit(res, jac, jv, err, dim, nw)
+        }
+        _ => {
+            return Err(GenError::Unsupported {
+                what: "this kind of scheme".into(),
+            });
+        }
+    };
+    let ty = &plan.ty;
+    let np = usize_lit(plan.defaults.len());
+    let nk = usize_lit(hoist.len);
+    let blocks = &hoist.blocks;
+    let info = model_info(&ir.info)?;
+    let d = usize_lit(dim);
+    let call = |name: &str, inp: Inputs, at: &At, fail: TokenStream| {
+        invoke(&format_ident!("{}", name), inp, at, dim, nw, &fail)
+    };
+    let at = At::conditions();
+    let initial_call = call("initial_at", initial, &At::initial(), quote!(return;));
+    let rate_call = call("rate_at", rate, &at, quote!(dydt.fill(f64::NAN); return;));
+    let jvp_call = call(
+        "rate_jvp_at",
+        rate_jvp,
+        &At::jvp(),
+        quote!(out.fill(f64::NAN); return true;),
+    );
+    let margins_call = call(
+        "margins_at",
+        margins,
+        &at,
+        quote!(out.fill(f64::NAN); return;),
+    );
+    let observe_call = call(
+        "observe_at",
+        observe,
+        &at,
+        quote!(out.fill(f64::NAN); return;),
+    );
+    let reset_arms = resets.iter().map(|(j, inp, slots)| {
+        let c = call(&format!("reset{j}_at"), *inp, &At::reset(), quote!(return;));
+        let j = usize_lit(*j);
+        let writes = slots.iter().enumerate().map(|(k, s)| {
+            let (k, s) = (usize_lit(k), usize_lit(*s as usize));
+            quote!(if let Some(d) = post.get_mut(#s) { *d = v[#k]; })
+        });
+        quote!(#j => { let v = #c; #(#writes)* })
+    });
+    let items = quote! {
+        impl #ty {
+            /// Number of state slots.
+            pub const DIM: usize = #d;
+
+            /// The static description the driver reads (names, scheme, clauses), shared
+            /// by every instance.
+            pub fn model_info() -> ::std::sync::Arc<::physis_runtime::ModelInfo> {
+                static INFO: ::std::sync::LazyLock<::std::sync::Arc<::physis_runtime::ModelInfo>> =
+                    ::std::sync::LazyLock::new(|| ::std::sync::Arc::new(#info));
+                ::std::sync::Arc::clone(&INFO)
+            }
+
+            /// Everything that depends on the parameters alone, computed once per run as
+            /// the interpreter folds it.
+            fn bind(p: &[f64; #np]) -> [f64; #nk] {
+                let mut k = [0.0f64; #nk];
+                #(#blocks)*
+                let _ = p;
+                k
+            }
+
+            #(#fns)*
+        }
+
+        impl ::physis_runtime::Model for #ty {
+            fn info(&self) -> ::std::sync::Arc<::physis_runtime::ModelInfo> {
+                ::std::sync::Arc::clone(&self.info)
+            }
+
+            fn initial(&mut self, t0: f64, y: &mut [f64]) {
+                let t = t0;
+                let v = #initial_call;
+                for (d, s) in y.iter_mut().zip(v) { *d = s; }
+            }
+
+            #[inline]
+            fn rate(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) {
+                let v = #rate_call;
+                for (d, s) in dydt.iter_mut().zip(v) { *d = s; }
+            }
+
+            #scheme_impl
+
+            fn rate_jvp(&mut self, t: f64, y: &[f64], v: &[f64], out: &mut [f64]) -> bool {
+                let s = v;
+                let v = #jvp_call;
+                for (d, x) in out.iter_mut().zip(v) { *d = x; }
+                true
+            }
+
+            fn margins(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+                let r = dydt;
+                let v = #margins_call;
+                for (d, s) in out.iter_mut().zip(v) { *d = s; }
+            }
+
+            fn reset(&mut self, event: usize, t: f64, pre: &[f64], pre_rate: &[f64], post: &mut [f64]) {
+                let (y, r) = (pre, pre_rate);
+                match event {
+                    #(#reset_arms)*
+                    _ => {}
+                }
+            }
+
+            fn observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+                let r = dydt;
+                let v = #observe_call;
+                for (d, s) in out.iter_mut().zip(v) { *d = s; }
+            }
+        }
+    };
+    Ok((items, hoist.len))
+}
+
+/// The inputs a function reads.
+fn inputs_of(f: &Function) -> Inputs {
+    Inputs {
+        t: f.reads(Source::T),
+        h: f.reads(Source::H),
+        y: f.reads(Source::State),
+        f0: f.reads(Source::F0),
+        dw: f.reads(Source::Dw),
+        guess: f.reads(Source::Guess),
+        rate: f.reads(Source::Rate),
+        seed: f.reads(Source::Seed),
+    }
+}
+
+/// The parameter list of a generated function, in a fixed order.
+fn signature(i: Inputs, dim: usize, nw: usize) -> TokenStream {
+    let d = usize_lit(dim);
+    let w = usize_lit(nw);
+    let mut out = Vec::new();
+    if i.t {
+        out.push(quote!(t: f64));
+    }
+    if i.h {
+        out.push(quote!(h: f64));
+    }
+    for (on, name) in [(i.y, "y"), (i.f0, "f0")] {
+        if on {
+            let id = format_ident!("{}", name);
+            out.push(quote!(#id: &[f64; #d]));
+        }
+    }
+    if i.dw {
+        out.push(quote!(dw: &[f64; #w]));
+    }
+    for (on, name) in [(i.guess, "g"), (i.rate, "r"), (i.seed, "s")] {
+        if on {
+            let id = format_ident!("{}", name);
+            out.push(quote!(#id: &[f64; #d]));
+        }
+    }
+    quote!(#(#out),*)
+}
+
+/// How each input is spelled where a generated function is called (all slices there).
+struct At {
+    t: TokenStream,
+    h: TokenStream,
+    y: TokenStream,
+    f0: TokenStream,
+    dw: TokenStream,
+    g: TokenStream,
+    r: TokenStream,
+    s: TokenStream,
+}
+
+impl At {
+    fn conditions() -> At {
+        At {
+            t: quote!(t),
+            h: quote!(0.0f64),
+            y: quote!(y),
+            f0: quote!(y),
+            dw: quote!(&[]),
+            g: quote!(y),
+            r: quote!(r),
+            s: quote!(y),
+        }
+    }
+
+    fn initial() -> At {
+        At::conditions()
+    }
+
+    fn jvp() -> At {
+        At {
+            s: quote!(s),
+            ..At::conditions()
+        }
+    }
+
+    fn reset() -> At {
+        At::conditions()
+    }
+
+    fn step() -> At {
+        At {
+            t: quote!(args.t),
+            h: quote!(args.h),
+            y: quote!(args.y),
+            f0: quote!(args.f0),
+            dw: quote!(args.dw),
+            g: quote!(next),
+            r: quote!(args.y),
+            s: quote!(seed),
+        }
+    }
+}
+
+/// `{ convert each slice to an array (or run `fail`); self.name(args) }`.
+fn invoke(name: &Ident, i: Inputs, at: &At, dim: usize, nw: usize, fail: &TokenStream) -> TokenStream {
+    let d = usize_lit(dim);
+    let w = usize_lit(nw);
+    let mut stmts = Vec::new();
+    let mut args = Vec::new();
+    if i.t {
+        let t = &at.t;
+        args.push(quote!(#t));
+    }
+    if i.h {
+        let h = &at.h;
+        args.push(quote!(#h));
+    }
+    let mut conv = |on: bool, local: &str, src: &TokenStream, n: &TokenStream| {
+        if on {
+            let id = format_ident!("{}_a", local);
+            stmts.push(quote!(let Ok(#id) = <&[f64; #n]>::try_from(#src) else { #fail };));
+            args.push(quote!(#id));
+        }
+    };
+    conv(i.y, "y", &at.y, &d);
+    conv(i.f0, "f0", &at.f0, &d);
+    conv(i.dw, "dw", &at.dw, &w);
+    conv(i.guess, "g", &at.g, &d);
+    conv(i.rate, "r", &at.r, &d);
+    conv(i.seed, "s", &at.s, &d);
+    quote!({ #(#stmts)* self.#name(#(#args),*) })
+}
+
+/// `step` of an explicit scheme: `next`, then `error` when adaptive, then `f1`.
+fn explicit(step: Inputs, rate: Inputs, adaptive: bool, fsal: bool, dim: usize, nw: usize) -> TokenStream {
+    let d = usize_lit(dim);
+    let call = invoke(
+        &format_ident!("step_at"),
+        step,
+        &At::step(),
+        dim,
+        nw,
+        &quote!(out.next.fill(f64::NAN); return;),
+    );
+    let mut from = dim;
+    let err = if adaptive {
+        let (a, b) = (usize_lit(from), usize_lit(from + dim));
+        from += dim;
+        quote!(if let Some(err) = out.err {
+            for (x, s) in err.iter_mut().zip(&v[#a..#b]) { *x = *s; }
+        })
+    } else {
+        quote!()
+    };
+    let f1 = if fsal {
+        let (a, b) = (usize_lit(from), usize_lit(from + dim));
+        quote!(if let Some(f1) = out.f1 {
+            for (x, s) in f1.iter_mut().zip(&v[#a..#b]) { *x = *s; }
+        })
+    } else {
+        // Asked for f(t + h, next) without fsal: evaluate it, as the interpreter does.
+        let at = At {
+            t: quote!(args.t + args.h),
+            y: quote!(&*out.next),
+            ..At::step()
+        };
+        let rc = invoke(&format_ident!("rate_at"), rate, &at, dim, nw, &quote!(return;));
+        quote!(if let Some(f1) = out.f1 {
+            let r1 = #rc;
+            for (x, s) in f1.iter_mut().zip(r1) { *x = s; }
+        })
+    };
+    quote! {
+        #[inline]
+        fn step(&mut self, args: &::physis_runtime::StepArgs<'_>, out: ::physis_runtime::StepOut<'_>) {
+            let v = #call;
+            for (x, s) in out.next.iter_mut().zip(&v[..#d]) { *x = *s; }
+            #err
+            #f1
+        }
+    }
+}
+
+/// `residual`, its Jacobian (dense, or column by column through the JVP) and the error of
+/// an adaptive implicit scheme.
+fn implicit(
+    res: Inputs,
+    jac: Option<Inputs>,
+    jvp: Inputs,
+    err: Option<Inputs>,
+    dim: usize,
+    nw: usize,
+) -> TokenStream {
+    let d = usize_lit(dim);
+    let at = At::step();
+    let res_call = invoke(
+        &format_ident!("residual_at"),
+        res,
+        &at,
+        dim,
+        nw,
+        &quote!(r.fill(f64::NAN); return;),
+    );
+    let jac_body = match jac {
+        Some(j) => {
+            let c = invoke(&format_ident!("jacobian_at"), j, &at, dim, nw, &quote!(return false;));
+            quote! {
+                let v = #c;
+                for (x, s) in jac.as_mut_slice().iter_mut().zip(v) { *x = s; }
+                true
+            }
+        }
+        None => {
+            let c = invoke(&format_ident!("residual_jvp_at"), jvp, &at, dim, nw, &quote!(return false;));
+            quote! {
+                for c in 0..#d {
+                    let mut seed = [0.0f64; #d];
+                    seed[c] = 1.0;
+                    let seed = &seed[..];
+                    let col = #c;
+                    for (i, x) in col.iter().enumerate() { jac.set(i, c, *x); }
+                }
+                true
+            }
+        }
+    };
+    let err_body = match err {
+        Some(e) => {
+            let c = invoke(
+                &format_ident!("implicit_error_at"),
+                e,
+                &at,
+                dim,
+                nw,
+                &quote!(err.fill(f64::NAN); return;),
+            );
+            quote! {
+                let v = #c;
+                for (x, s) in err.iter_mut().zip(v) { *x = s; }
+            }
+        }
+        None => quote!(err.fill(0.0);),
+    };
+    quote! {
+        fn step(&mut self, _args: &::physis_runtime::StepArgs<'_>, out: ::physis_runtime::StepOut<'_>) {
+            // The driver never steps an implicit scheme; leave a non-finite state if it does.
+            out.next.fill(f64::NAN);
+        }
+
+        fn residual(&mut self, args: &::physis_runtime::StepArgs<'_>, next: &[f64], r: &mut [f64]) {
+            let v = #res_call;
+            for (x, s) in r.iter_mut().zip(v) { *x = s; }
+        }
+
+        fn residual_jacobian(
+            &mut self,
+            args: &::physis_runtime::StepArgs<'_>,
+            next: &[f64],
+            jac: &mut ::physis_runtime::DenseMatrix,
+        ) -> bool {
+            if jac.n() != #d {
+                return false;
+            }
+            #jac_body
+        }
+
+        fn implicit_error(&mut self, args: &::physis_runtime::StepArgs<'_>, next: &[f64], err: &mut [f64]) {
+            #err_body
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! The generated source of two small models, reviewed once and kept: a change in what the
+//! generator emits shows up here as a diff.
+
+const DECAY: &str = "// Exponential decay under a scheme of our own.
+scheme heun stable 2 {
+  k₁ ≔ f(t, y)
+  k₂ ≔ f(t + h, y + h·k₁)
+  next ≔ y + h/2·(k₁ + k₂)
+}
+
+simulate Decay {
+  param λ : Frequency = 0.5 Hz
+  state n : Dimensionless = 1
+  law n' = −λ·n
+  integrate heun step 10 ms
+  observe remaining ≔ n
+  stop when n < 0.01 ∨ t ≥ 20 s
+}
+";
+
+const BALL: &str = "simulate BouncingBall {
+  param e : Dimensionless = 0.8
+  state y : Length = 10 m
+  state y' : Velocity = 0 m/s
+  law y'' = −g₀
+  on y < 0 m ∧ y' < 0 m/s do y' ≔ −e·y'
+  integrate backwardEuler step 1 ms
+  observe height ≔ y
+  stop when t ≥ 6 s
+  run Elastic with e = 1
+}
+";
+
+#[test]
+fn decay_under_a_user_scheme() {
+    let code = physis_codegen::emit(DECAY, "decay.hph").unwrap();
+    insta::assert_snapshot!(code);
+}
+
+#[test]
+fn bouncing_ball_under_an_implicit_scheme() {
+    let code = physis_codegen::emit(BALL, "ball.hph").unwrap();
+    insta::assert_snapshot!(code);
+}

@@ -1,0 +1,451 @@
+//! The interpreter back end: an [`IrModel`] compiled to tapes, implementing the driver's
+//! [`Model`] trait. Every call runs one tape over registers allocated up front.
+
+use std::sync::Arc;
+
+use physis_runtime::{
+    DenseMatrix, JacobianLayout, Model, ModelInfo, SparseMatrix, SparsePattern, StepArgs, StepOut,
+};
+
+use crate::error::IrError;
+use crate::ir::Function;
+use crate::model::IrModel;
+use crate::specialise::SchemeFns;
+use crate::tape::{Inputs, Tape};
+
+/// A tape with its register file.
+#[derive(Clone, Debug)]
+struct Prog {
+    tape: Tape,
+    regs: Vec<f64>,
+}
+
+impl Prog {
+    fn new(f: &Function, params: &[f64]) -> Result<Self, IrError> {
+        let tape = Tape::compile(&bind_params(f, params)?)?;
+        let regs = tape.registers();
+        Ok(Prog { tape, regs })
+    }
+
+    #[inline]
+    fn run(&mut self, inp: &Inputs<'_>) {
+        self.tape.run(&mut self.regs, inp);
+    }
+
+    #[inline]
+    fn write(&self, from: usize, out: &mut [f64]) {
+        self.tape.write(&self.regs, from, out);
+    }
+}
+
+/// What the scheme compiled to.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // one per model: boxing would only add a pointer chase
+enum SchemeProgs {
+    Explicit {
+        step: Prog,
+        adaptive: bool,
+        fsal: bool,
+    },
+    Implicit {
+        residual: Prog,
+        jacobian: Option<Prog>,
+        jvp: Prog,
+        error: Option<Prog>,
+        seed: Vec<f64>,
+        col: Vec<f64>,
+    },
+}
+
+/// An [`IrModel`] run by the tape interpreter, with its parameters bound.
+#[derive(Clone, Debug)]
+pub struct TapeModel {
+    info: Arc<ModelInfo>,
+    params: Vec<f64>,
+    dim: usize,
+    initial: Prog,
+    rate: Prog,
+    rate_jvp: Prog,
+    scheme: SchemeProgs,
+    margins: Prog,
+    observe: Prog,
+    resets: Vec<(Vec<u32>, Prog)>,
+    pattern: Option<Arc<SparsePattern>>,
+}
+
+/// Why a model could not be prepared for the interpreter.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BindError {
+    /// The parameter vector has the wrong length.
+    #[error("model `{model}` has {expected} parameter slots, {got} given")]
+    Params {
+        /// The model.
+        model: String,
+        /// Slots it has.
+        expected: usize,
+        /// Slots given.
+        got: usize,
+    },
+    /// A function did not compile.
+    #[error(transparent)]
+    Ir(#[from] IrError),
+}
+
+impl TapeModel {
+    /// Compiles `model` with its default parameters.
+    pub fn new(model: &IrModel) -> Result<Self, BindError> {
+        Self::with_params(model, model.default_params())
+    }
+
+    /// Compiles `model` with the given parameter vector (see [`IrModel::run_params`]).
+    pub fn with_params(model: &IrModel, params: Vec<f64>) -> Result<Self, BindError> {
+        if params.len() != model.param_len() {
+            return Err(BindError::Params {
+                model: model.info.name.clone(),
+                expected: model.param_len(),
+                got: params.len(),
+            });
+        }
+        let scheme = match &model.scheme.fns {
+            SchemeFns::Explicit {
+                step,
+                adaptive,
+                fsal,
+            } => SchemeProgs::Explicit {
+                step: Prog::new(step, &params)?,
+                adaptive: *adaptive,
+                fsal: *fsal,
+            },
+            SchemeFns::Implicit {
+                residual,
+                jacobian,
+                jvp,
+                error,
+            } => SchemeProgs::Implicit {
+                residual: Prog::new(residual, &params)?,
+                jacobian: jacobian
+                    .as_ref()
+                    .map(|f| Prog::new(f, &params))
+                    .transpose()?,
+                jvp: Prog::new(jvp, &params)?,
+                error: error.as_ref().map(|f| Prog::new(f, &params)).transpose()?,
+                seed: vec![0.0; model.dynamics.dim()],
+                col: vec![0.0; model.dynamics.dim()],
+            },
+        };
+        let initial = Prog::new(&model.initial, &params)?;
+        let rate = Prog::new(&model.rate, &params)?;
+        let rate_jvp = Prog::new(&model.rate_jvp, &params)?;
+        let margins = Prog::new(&model.margins, &params)?;
+        let observe = Prog::new(&model.observe, &params)?;
+        let resets = model
+            .resets
+            .iter()
+            .map(|r| Ok((r.slots.clone(), Prog::new(&r.func, &params)?)))
+            .collect::<Result<_, IrError>>()?;
+        Ok(TapeModel {
+            info: model.info.clone(),
+            params,
+            dim: model.dynamics.dim(),
+            initial,
+            rate,
+            rate_jvp,
+            scheme,
+            margins,
+            observe,
+            resets,
+            pattern: model.jacobian_pattern.clone(),
+        })
+    }
+
+    /// The bound parameters.
+    pub fn params(&self) -> &[f64] {
+        &self.params
+    }
+
+    /// Instructions run per rate evaluation (for reports).
+    pub fn rate_len(&self) -> usize {
+        self.rate.tape.len()
+    }
+}
+
+impl Model for TapeModel {
+    fn info(&self) -> Arc<ModelInfo> {
+        self.info.clone()
+    }
+
+    fn initial(&mut self, t0: f64, y: &mut [f64]) {
+        let inp = Inputs {
+            t: t0,
+            p: &self.params,
+            ..Inputs::default()
+        };
+        self.initial.run(&inp);
+        self.initial.write(0, y);
+    }
+
+    #[inline]
+    fn rate(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) {
+        let inp = Inputs {
+            t,
+            y,
+            p: &self.params,
+            ..Inputs::default()
+        };
+        self.rate.run(&inp);
+        self.rate.write(0, dydt);
+    }
+
+    fn step(&mut self, args: &StepArgs<'_>, out: StepOut<'_>) {
+        let dim = self.dim;
+        let inp = Inputs {
+            t: args.t,
+            h: args.h,
+            y: args.y,
+            f0: args.f0,
+            p: &self.params,
+            dw: args.dw,
+            ..Inputs::default()
+        };
+        let SchemeProgs::Explicit {
+            step,
+            adaptive,
+            fsal,
+        } = &mut self.scheme
+        else {
+            // The driver never steps an implicit scheme; leave a non-finite state if it does.
+            out.next.fill(f64::NAN);
+            return;
+        };
+        step.run(&inp);
+        step.write(0, out.next);
+        let mut from = dim;
+        if *adaptive {
+            if let Some(err) = out.err {
+                step.write(from, err);
+            }
+            from += dim;
+        }
+        if let Some(f1) = out.f1 {
+            if *fsal {
+                step.write(from, f1);
+            } else {
+                // Asked for f1 without declaring fsal: compute it honestly.
+                let inp = Inputs {
+                    t: args.t + args.h,
+                    y: out.next,
+                    p: &self.params,
+                    ..Inputs::default()
+                };
+                self.rate.run(&inp);
+                self.rate.write(0, f1);
+            }
+        }
+    }
+
+    fn residual(&mut self, args: &StepArgs<'_>, next: &[f64], r: &mut [f64]) {
+        let inp = step_inputs(&self.params, args, next);
+        match &mut self.scheme {
+            SchemeProgs::Implicit { residual, .. } => {
+                residual.run(&inp);
+                residual.write(0, r);
+            }
+            SchemeProgs::Explicit { .. } => r.fill(0.0),
+        }
+    }
+
+    fn residual_jacobian(
+        &mut self,
+        args: &StepArgs<'_>,
+        next: &[f64],
+        jac: &mut DenseMatrix,
+    ) -> bool {
+        let inp = step_inputs(&self.params, args, next);
+        let n = self.dim;
+        let SchemeProgs::Implicit {
+            jacobian,
+            jvp,
+            seed,
+            col,
+            ..
+        } = &mut self.scheme
+        else {
+            return false;
+        };
+        if jac.n() != n {
+            return false;
+        }
+        if let Some(j) = jacobian {
+            j.run(&inp);
+            j.write(0, jac.as_mut_slice());
+            return true;
+        }
+        // Column by column through the exact Jacobian-vector product.
+        for c in 0..n {
+            seed.fill(0.0);
+            seed[c] = 1.0;
+            let inp = Inputs { seed, ..inp };
+            jvp.run(&inp);
+            jvp.write(0, col);
+            for (i, v) in col.iter().enumerate() {
+                jac.set(i, c, *v);
+            }
+        }
+        true
+    }
+
+    fn jacobian_layout(&self) -> JacobianLayout {
+        if self.pattern.is_some() {
+            JacobianLayout::Sparse
+        } else {
+            JacobianLayout::Dense
+        }
+    }
+
+    fn jacobian_pattern(&self) -> Option<Arc<SparsePattern>> {
+        self.pattern.clone()
+    }
+
+    fn residual_jacobian_sparse(
+        &mut self,
+        args: &StepArgs<'_>,
+        next: &[f64],
+        jac: &mut SparseMatrix,
+    ) -> bool {
+        let inp = step_inputs(&self.params, args, next);
+        let SchemeProgs::Implicit { jvp, seed, col, .. } = &mut self.scheme else {
+            return false;
+        };
+        if jac.n() != self.dim {
+            return false;
+        }
+        // One exact Jacobian-vector product per column colour.
+        jac.fill_by_colours(seed, col, |s, out| {
+            jvp.run(&Inputs { seed: s, ..inp });
+            jvp.write(0, out);
+        });
+        true
+    }
+
+    fn implicit_error(&mut self, args: &StepArgs<'_>, next: &[f64], err: &mut [f64]) {
+        let inp = step_inputs(&self.params, args, next);
+        match &mut self.scheme {
+            SchemeProgs::Implicit { error: Some(e), .. } => {
+                e.run(&inp);
+                e.write(0, err);
+            }
+            _ => err.fill(0.0),
+        }
+    }
+
+    fn rate_jvp(&mut self, t: f64, y: &[f64], v: &[f64], out: &mut [f64]) -> bool {
+        let inp = Inputs {
+            t,
+            y,
+            p: &self.params,
+            seed: v,
+            ..Inputs::default()
+        };
+        self.rate_jvp.run(&inp);
+        self.rate_jvp.write(0, out);
+        true
+    }
+
+    fn margins(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+        let inp = Inputs {
+            t,
+            y,
+            rate: dydt,
+            p: &self.params,
+            ..Inputs::default()
+        };
+        self.margins.run(&inp);
+        self.margins.write(0, out);
+    }
+
+    fn reset(&mut self, event: usize, t: f64, pre: &[f64], pre_rate: &[f64], post: &mut [f64]) {
+        let inp = Inputs {
+            t,
+            y: pre,
+            rate: pre_rate,
+            p: &self.params,
+            ..Inputs::default()
+        };
+        if let Some((slots, prog)) = self.resets.get_mut(event) {
+            prog.run(&inp);
+            for (k, s) in slots.iter().enumerate() {
+                if let (Some(dst), Some(r)) = (post.get_mut(*s as usize), prog.tape_slot(k)) {
+                    *dst = r;
+                }
+            }
+        }
+    }
+
+    fn observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+        let inp = Inputs {
+            t,
+            y,
+            rate: dydt,
+            p: &self.params,
+            ..Inputs::default()
+        };
+        self.observe.run(&inp);
+        self.observe.write(0, out);
+    }
+}
+
+impl Prog {
+    fn tape_slot(&self, k: usize) -> Option<f64> {
+        let mut v = [0.0];
+        if k < self.tape.output_len() {
+            self.tape.write(&self.regs, k, &mut v);
+            Some(v[0])
+        } else {
+            None
+        }
+    }
+}
+
+fn step_inputs<'a>(p: &'a [f64], a: &StepArgs<'a>, guess: &'a [f64]) -> Inputs<'a> {
+    Inputs {
+        t: a.t,
+        h: a.h,
+        y: a.y,
+        f0: a.f0,
+        p,
+        dw: a.dw,
+        guess,
+        ..Inputs::default()
+    }
+}
+
+/// The function with its parameters replaced by their bound values, folded: a run's
+/// parameters are constants for its whole length, so the tape need not load them.
+/// Folding applies the very operations the unfolded tape would, so results are the same.
+pub fn bind_params(f: &Function, params: &[f64]) -> Result<Function, IrError> {
+    use crate::builder::Builder;
+    use crate::ir::Source;
+    use crate::tangent::{LoadRef, inline};
+    if !f.reads(Source::Param) {
+        return Ok(f.clone());
+    }
+    let mut b = Builder::new();
+    let mut subst = |b: &mut Builder, l: LoadRef| -> Result<Option<crate::ir::ValueId>, IrError> {
+        Ok(match l {
+            LoadRef::Scalar(Source::Param, k) => {
+                Some(b.constant(params.get(k as usize).copied().unwrap_or(f64::NAN)))
+            }
+            LoadRef::Range(Source::Param, o, n) => {
+                let vs = (o..o + n)
+                    .map(|k| b.constant(params.get(k as usize).copied().unwrap_or(f64::NAN)))
+                    .collect();
+                Some(b.pack(vs)?)
+            }
+            _ => None,
+        })
+    };
+    let which: Vec<usize> = (0..f.outputs.len()).collect();
+    let outs = inline(&mut b, f, &which, &mut subst)?;
+    b.finish(&f.name, &outs)
+}

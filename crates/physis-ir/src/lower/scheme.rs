@@ -1,0 +1,133 @@
+//! A checked `scheme` declaration to a [`SchemeDef`]: bindings by position, outputs by
+//! role, and `next` read in its own binding (or before it) as the implicit unknown.
+
+use physis_check::{
+    ArithOp, Builtin, CheckedScheme, Expr, ExprKind, LocalId, SchemeFn, SchemeInput,
+};
+
+use super::LowerError;
+use crate::ir::{BinOp, UnOp};
+use crate::scheme::{Role, SBinding, SExpr, SchemeDef};
+
+/// Lowers a checked scheme.
+pub fn scheme_def(s: &CheckedScheme) -> Result<SchemeDef, LowerError> {
+    let out = &s.outputs;
+    let role = |id: LocalId| {
+        if Some(id) == out.next {
+            Role::Next
+        } else if Some(id) == out.error {
+            Role::Error
+        } else if Some(id) == out.next_x {
+            Role::NextX
+        } else if Some(id) == out.next_v {
+            Role::NextV
+        } else {
+            Role::Local
+        }
+    };
+    let mut def = SchemeDef::new(&s.name);
+    def.stable = s.stable;
+    def.order = s.adaptive;
+    let mut bound: Vec<Option<usize>> = vec![None; s.locals.len()];
+    for (pos, step) in s.body.iter().enumerate() {
+        let cx = Cx {
+            scheme: s,
+            bound: &bound,
+            next: out.next,
+        };
+        let value = cx.expr(&step.expr)?;
+        let name = s.locals.get(step.target.0).cloned().unwrap_or_default();
+        def.bindings.push(SBinding {
+            name,
+            role: role(step.target),
+            value,
+        });
+        if let Some(slot) = bound.get_mut(step.target.0) {
+            *slot = Some(pos);
+        }
+    }
+    Ok(def)
+}
+
+struct Cx<'a> {
+    scheme: &'a CheckedScheme,
+    bound: &'a [Option<usize>],
+    next: Option<LocalId>,
+}
+
+impl Cx<'_> {
+    fn expr(&self, e: &Expr) -> Result<SExpr, LowerError> {
+        let bx = |x: SExpr| Box::new(x);
+        Ok(match &e.kind {
+            ExprKind::Const(v) | ExprKind::Constant { value: v, .. } => SExpr::Num(*v),
+            ExprKind::SchemeInput(i) => match i {
+                SchemeInput::T => SExpr::T,
+                SchemeInput::H => SExpr::H,
+                SchemeInput::Y => SExpr::Y,
+                SchemeInput::X => SExpr::X,
+                SchemeInput::V => SExpr::V,
+                SchemeInput::DW => SExpr::Dw,
+                _ => return Err(self.bad("an unknown scheme input")),
+            },
+            ExprKind::Local(id) => match self.bound.get(id.0).copied().flatten() {
+                Some(pos) => SExpr::Var(pos),
+                None if Some(*id) == self.next => SExpr::Next,
+                None => {
+                    return Err(LowerError::NotYetSupported {
+                        feature: "a scheme output other than `next` read before its binding",
+                    });
+                }
+            },
+            ExprKind::Neg(a) => SExpr::Unary(UnOp::Neg, bx(self.expr(a)?)),
+            ExprKind::Binary { op, lhs, rhs } => {
+                let op = match op {
+                    ArithOp::Add => BinOp::Add,
+                    ArithOp::Sub => BinOp::Sub,
+                    ArithOp::Mul => BinOp::Mul,
+                    ArithOp::Div => BinOp::Div,
+                    _ => return Err(self.bad("an unknown operator")),
+                };
+                SExpr::Binary(op, bx(self.expr(lhs)?), bx(self.expr(rhs)?))
+            }
+            ExprKind::Pow { base, exponent } => {
+                SExpr::Binary(BinOp::Pow, bx(self.expr(base)?), bx(self.expr(exponent)?))
+            }
+            ExprKind::Call { func, args } => {
+                let op = match func {
+                    Builtin::Sqrt => UnOp::Sqrt,
+                    Builtin::Abs => UnOp::Abs,
+                    Builtin::Exp => UnOp::Exp,
+                    Builtin::Log => UnOp::Log,
+                    _ => {
+                        return Err(LowerError::NotYetSupported {
+                            feature: "this function inside a scheme",
+                        });
+                    }
+                };
+                let [a] = &args[..] else {
+                    return Err(self.bad("a one-argument function with another count"));
+                };
+                SExpr::Unary(op, bx(self.expr(a)?))
+            }
+            ExprKind::SchemeCall { func, args } => {
+                let [t, y] = &args[..] else {
+                    return Err(self.bad("a model function without (time, state)"));
+                };
+                let (t, y) = (bx(self.expr(t)?), bx(self.expr(y)?));
+                match func {
+                    SchemeFn::F => SExpr::F(t, y),
+                    SchemeFn::A => SExpr::A(t, y),
+                    SchemeFn::G => SExpr::G(t, y),
+                    _ => return Err(self.bad("an unknown model function")),
+                }
+            }
+            _ => return Err(self.bad("an expression a scheme cannot hold")),
+        })
+    }
+
+    fn bad(&self, what: &str) -> LowerError {
+        LowerError::Invalid {
+            problem: format!("scheme `{}`: {what}", self.scheme.name),
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! A whole model in IR: every function the driver asks a back end for, plus the static
+//! description. Back ends (the tape interpreter here, generated Rust, a later JIT) consume
+//! an [`IrModel`] and nothing else.
+
+use std::sync::Arc;
+
+use physis_runtime::{ModelInfo, SchemeInfo};
+
+use crate::builder::Builder;
+use crate::derive::jvp;
+use crate::error::IrError;
+use crate::ir::{Function, Source};
+use crate::layout::Dynamics;
+use crate::scheme::SchemeDef;
+use crate::specialise::{SchemeFns, Specialised, rate_subst, specialise};
+use crate::tangent::inline;
+
+/// A parameter: its name and default value (one slot per component).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamSpec {
+    /// Source name (`v0` for `v₀`).
+    pub name: String,
+    /// First slot in the parameter vector.
+    pub offset: u32,
+    /// Default, SI base units, one value per component.
+    pub default: Vec<f64>,
+}
+
+/// A named run: `run Steep with α = 70 deg`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedRun {
+    /// Its name.
+    pub name: String,
+    /// `(param index, value per component)` overrides.
+    pub overrides: Vec<(usize, Vec<f64>)>,
+}
+
+/// The resets of one event `on c do s ≔ e, ...`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResetSpec {
+    /// State slots written, in order.
+    pub slots: Vec<u32>,
+    /// Reads `t`, the state and rate from before the event (`State`, `Rate`) and params;
+    /// returns one scalar per slot.
+    pub func: Function,
+}
+
+/// What a lowering pass (or a test) provides to make an [`IrModel`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelSpec {
+    /// The static description; its `scheme` is filled in by [`assemble`].
+    pub info: ModelInfo,
+    /// Parameters in slot order.
+    pub params: Vec<ParamSpec>,
+    /// Named runs.
+    pub runs: Vec<NamedRun>,
+    /// The laws.
+    pub dynamics: Dynamics,
+    /// Initial state from `t` and params: `dim` slots.
+    pub initial: Function,
+    /// One margin `lhs − rhs` per atom, from `t`, the state, its rate and params.
+    pub margins: Function,
+    /// One value per observe, from `t`, the state, its rate and params.
+    pub observe: Function,
+    /// One entry per event, in declaration order.
+    pub resets: Vec<ResetSpec>,
+}
+
+/// A model in IR, ready for any back end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IrModel {
+    /// The static description, scheme filled in.
+    pub info: Arc<ModelInfo>,
+    /// Parameters in slot order.
+    pub params: Vec<ParamSpec>,
+    /// Named runs.
+    pub runs: Vec<NamedRun>,
+    /// The laws (with noise, if any).
+    pub dynamics: Dynamics,
+    /// `initial(t, p) -> y`.
+    pub initial: Function,
+    /// `rate(t, y, p) -> dy` (the drift when the laws have noise).
+    pub rate: Function,
+    /// `rate_jvp(t, y, p, seed) -> (∂f/∂y)·seed`.
+    pub rate_jvp: Function,
+    /// The scheme specialised onto the rate.
+    pub scheme: Specialised,
+    /// Margins of the atoms.
+    pub margins: Function,
+    /// Observed columns.
+    pub observe: Function,
+    /// Resets per event.
+    pub resets: Vec<ResetSpec>,
+    /// Where the implicit residual's Jacobian `∂residual/∂next` may be non-zero, when the
+    /// scheme is implicit, the model has more than [`DENSE_JACOBIAN_MAX`] slots and the
+    /// pattern is sparse (fields on grids); Newton then stores and solves it sparsely.
+    ///
+    /// [`DENSE_JACOBIAN_MAX`]: crate::specialise::DENSE_JACOBIAN_MAX
+    pub jacobian_pattern: Option<Arc<physis_runtime::SparsePattern>>,
+}
+
+impl IrModel {
+    /// Number of parameter slots.
+    pub fn param_len(&self) -> usize {
+        self.params.iter().map(|p| p.default.len()).sum()
+    }
+
+    /// The default parameter vector.
+    pub fn default_params(&self) -> Vec<f64> {
+        self.params
+            .iter()
+            .flat_map(|p| p.default.iter().copied())
+            .collect()
+    }
+
+    /// The parameter vector of a named run.
+    pub fn run_params(&self, name: &str) -> Option<Vec<f64>> {
+        let run = self.runs.iter().find(|r| r.name == name)?;
+        let mut p = self.default_params();
+        for (i, vals) in &run.overrides {
+            let spec = self.params.get(*i)?;
+            for (k, v) in vals.iter().enumerate() {
+                *p.get_mut(spec.offset as usize + k)? = *v;
+            }
+        }
+        Some(p)
+    }
+
+    /// Every function with its role, for listings and back ends that walk them all.
+    pub fn functions(&self) -> Vec<&Function> {
+        let mut fs = vec![
+            &self.initial,
+            &self.rate,
+            &self.rate_jvp,
+            &self.margins,
+            &self.observe,
+        ];
+        match &self.scheme.fns {
+            SchemeFns::Explicit { step, .. } => fs.push(step),
+            SchemeFns::Implicit {
+                residual,
+                jacobian,
+                jvp,
+                error,
+            } => {
+                fs.push(residual);
+                fs.push(jvp);
+                fs.extend(jacobian.iter());
+                fs.extend(error.iter());
+            }
+        }
+        fs.extend(self.resets.iter().map(|r| &r.func));
+        fs
+    }
+}
+
+/// Specialises `scheme` onto the model and derives what the driver needs.
+pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError> {
+    let ModelSpec {
+        mut info,
+        params,
+        runs,
+        dynamics,
+        initial,
+        margins,
+        observe,
+        resets,
+    } = spec;
+    let dim = dynamics.dim();
+    let bad = |problem: String| IrError::Layout { problem };
+    if info.dim != dim {
+        return Err(bad(format!(
+            "the info says {} slots, the layout has {dim}",
+            info.dim
+        )));
+    }
+    if initial.output_len() != dim {
+        return Err(bad(format!(
+            "the initial state has {} slots for {dim}",
+            initial.output_len()
+        )));
+    }
+    if margins.output_len() != info.atoms.len() {
+        return Err(bad(format!(
+            "{} margins for {} atoms",
+            margins.output_len(),
+            info.atoms.len()
+        )));
+    }
+    if observe.output_len() != info.observes.len() {
+        return Err(bad(format!(
+            "{} observed values for {} observes",
+            observe.output_len(),
+            info.observes.len()
+        )));
+    }
+    if resets.len() != info.events.len() {
+        return Err(bad(format!(
+            "{} reset lists for {} events",
+            resets.len(),
+            info.events.len()
+        )));
+    }
+    for r in &resets {
+        if r.func.output_len() != r.slots.len() || r.slots.iter().any(|s| *s as usize >= dim) {
+            return Err(bad(
+                "a reset writes slots it does not compute or that do not exist".into(),
+            ));
+        }
+    }
+    let np: usize = params.iter().map(|p| p.default.len()).sum();
+    for f in [&initial, &margins, &observe]
+        .into_iter()
+        .chain(resets.iter().map(|r| &r.func))
+    {
+        if f.input_extent(Source::Param) > np
+            || f.input_extent(Source::State) > dim
+            || f.input_extent(Source::Rate) > dim
+        {
+            return Err(bad(format!("function `{}` reads past its inputs", f.name)));
+        }
+    }
+    if dynamics.rate.input_extent(Source::Param) > np {
+        return Err(bad("the rate reads a parameter that does not exist".into()));
+    }
+    for (k, atom) in info.atoms.iter_mut().enumerate() {
+        atom.time_only = time_only(&margins, k)?;
+    }
+    // The driver's rate is the drift: noise at zero.
+    let mut b = Builder::new();
+    let t = b.load(Source::T, 0);
+    let y = dynamics.layout.load(&mut b, Source::State);
+    let which: Vec<usize> = (0..dynamics.layout.parts.len()).collect();
+    let outs = {
+        let mut subst = rate_subst(&dynamics.layout, t, &y);
+        inline(&mut b, &dynamics.rate, &which, &mut subst)?
+    };
+    let rate = b.finish("rate", &outs)?;
+    let rate_jvp = jvp(&rate, &dynamics.layout, Source::State, "rate_jvp")?;
+    let sp = specialise(scheme, &dynamics)?;
+    if sp.stochastic && dynamics.noises == 0 {
+        return Err(IrError::SchemeReads {
+            scheme: scheme.name.clone(),
+            what: "dW",
+            why: "a model without noise does not have",
+        });
+    }
+    let (implicit, adaptive, fsal) = match &sp.fns {
+        SchemeFns::Explicit { adaptive, fsal, .. } => (false, *adaptive, *fsal),
+        SchemeFns::Implicit { error, .. } => (true, error.is_some(), false),
+    };
+    info.scheme = SchemeInfo {
+        name: scheme.name.clone(),
+        order: scheme.order.unwrap_or(1),
+        adaptive,
+        implicit,
+        stochastic: sp.stochastic,
+        stability_radius: scheme.stable,
+        stages: if implicit { 0 } else { sp.stages.evals },
+        residual_evals: if implicit { sp.stages.evals } else { 0 },
+        fsal,
+    };
+    let jacobian_pattern = match &sp.fns {
+        SchemeFns::Implicit { residual, .. } if dim > crate::specialise::DENSE_JACOBIAN_MAX => {
+            crate::sparsity::jacobian_pattern(residual, Source::Guess, dim)?
+        }
+        _ => None,
+    };
+    Ok(IrModel {
+        jacobian_pattern,
+        info: Arc::new(info),
+        params,
+        runs,
+        dynamics,
+        initial,
+        rate,
+        rate_jvp,
+        scheme: sp,
+        margins,
+        observe,
+        resets,
+    })
+}
+
+/// True when margin `k` reads nothing but `t` and params and is affine in `t`: its
+/// derivative in `t` reads neither `t` nor the state.
+fn time_only(margins: &Function, k: usize) -> Result<bool, IrError> {
+    let mut b = Builder::new();
+    let mut keep = |_: &mut Builder, _: crate::tangent::LoadRef| Ok(None);
+    let mut seed = |b: &mut Builder,
+                    l: crate::tangent::LoadRef|
+     -> Result<Option<crate::ir::ValueId>, IrError> {
+        Ok(matches!(l, crate::tangent::LoadRef::Scalar(Source::T, _)).then(|| b.constant(1.0)))
+    };
+    let (primal, tangent) =
+        crate::tangent::inline_tangent(&mut b, margins, &[k], &mut keep, &mut seed)?;
+    let mut outs = primal;
+    outs.extend(tangent.into_iter().flatten());
+    let f = b.finish("margin", &outs)?;
+    let reads_only_t = [Source::State, Source::Rate, Source::Noise]
+        .iter()
+        .all(|s| !f.reads(*s));
+    if !reads_only_t {
+        return Ok(false);
+    }
+    let slope = match f.outputs.get(1) {
+        Some(v) => *v,
+        None => return Ok(true),
+    };
+    // Rebuild the slope alone to see whether it still depends on `t`.
+    let mut b = Builder::new();
+    let mut keep = |_: &mut Builder, _: crate::tangent::LoadRef| Ok(None);
+    let g = Function {
+        name: f.name.clone(),
+        insts: f.insts.clone(),
+        outputs: vec![slope],
+    };
+    let out = inline(&mut b, &g, &[0], &mut keep)?;
+    Ok(!b.finish("slope", &out)?.reads(Source::T))
+}

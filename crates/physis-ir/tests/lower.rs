@@ -1,0 +1,292 @@
+//! The manual's models, checked by `physis-check`, lowered and run through the driver
+//! against closed forms.
+
+use physis_ir::{LowerError, TapeModel, lower, lower_with_source};
+use physis_runtime::{ReasonKind, RunOptions};
+
+fn lowered(src: &str, name: &str) -> Result<physis_ir::IrModel, LowerError> {
+    let checked = physis_check::check_source(src);
+    assert!(!checked.has_errors(), "{:#?}", checked.diagnostics);
+    lower_with_source(checked.program.model(name).expect("model"), src)
+}
+
+fn run(model: &physis_ir::IrModel) -> physis_runtime::Run {
+    physis_runtime::run(TapeModel::new(model).unwrap(), &RunOptions::default()).unwrap()
+}
+
+const PROJECTILE: &str = "simulate Projectile {
+  param v₀ : Velocity = 30 m/s
+  param α : Angle = 45 deg
+  state x : Length[2] = [0 m, 0 m]
+  state v : Velocity[2] = v₀·[cos(α), sin(α)]
+  law x' = v
+  law v' = [0 m/s², −g₀]
+  integrate rk45 tolerance 1e-9
+  observe height ≔ x[1]
+  observe speed ≔ norm(v)
+  stop when x[1] < 0 m ∧ t > 0 s
+  stop when t ≥ 60 s
+  run Steep with α = 70 deg
+}
+";
+
+#[test]
+fn projectile_lands_where_the_parabola_says() {
+    let model = lowered(PROJECTILE, "Projectile").unwrap();
+    assert_eq!(model.info.dim, 4);
+    assert_eq!(model.info.stops.len(), 2);
+    assert_eq!(model.info.integrate.as_ref().map(|i| i.line), Some(8));
+    let g0 = 9.80665;
+    for (params, angle) in [
+        (model.default_params(), 45.0f64),
+        (model.run_params("Steep").unwrap(), 70.0),
+    ] {
+        let r = physis_runtime::run(
+            TapeModel::with_params(&model, params).unwrap(),
+            &RunOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(r.reason.kind, ReasonKind::When);
+        assert_eq!(r.reason.clause.as_deref(), Some("x[1] < 0 m ∧ t > 0 s"));
+        let (s, c) = angle.to_radians().sin_cos();
+        let flight = 2.0 * 30.0 * s / g0;
+        assert!(
+            (r.final_t() - flight).abs() < 1e-6,
+            "{} vs {flight}",
+            r.final_t()
+        );
+        assert!((r.final_state()[0] - 30.0 * c * flight).abs() < 1e-5);
+    }
+}
+
+const BALL: &str = "simulate BouncingBall {
+  param e : Dimensionless = 0.8
+  state y : Length = 10 m
+  state y' : Velocity = 0 m/s
+  law y'' = −g₀
+  on y < 0 m ∧ y' < 0 m/s do y' ≔ −e·y'
+  integrate rk45 tolerance 1e-12
+  observe height ≔ y
+  stop when t ≥ 5 s
+}
+";
+
+#[test]
+fn bouncing_ball_bounces_at_the_exact_times() {
+    let model = lowered(BALL, "BouncingBall").unwrap();
+    assert_eq!(model.dynamics.pairs, vec![(0, 1)]);
+    assert_eq!(model.resets.len(), 1);
+    let r = run(&model);
+    assert_eq!(r.reason.kind, ReasonKind::When);
+    // Piecewise parabolas: the first bounce at √(2h/g), the next 2·e·v₁/g later.
+    let g: f64 = 9.80665;
+    let t1 = (2.0 * 10.0 / g).sqrt();
+    let v1 = g * t1;
+    let t2 = t1 + 2.0 * 0.8 * v1 / g;
+    let (y, v) = (r.final_state()[0], r.final_state()[1]);
+    let (dt, v2) = (5.0 - t2, 0.8 * 0.8 * v1);
+    assert!(t2 < 5.0 && t2 + 2.0 * v2 / g > 5.0);
+    assert!(
+        (y - (v2 * dt - g * dt * dt / 2.0)).abs() < 1e-7,
+        "y(5) = {y}"
+    );
+    assert!((v - (v2 - g * dt)).abs() < 1e-7, "v(5) = {v}");
+}
+
+const LV: &str = "simulate LotkaVolterra {
+  param a : Frequency = 0.6666666666666666 Hz
+  param b : Frequency = 1.3333333333333333 Hz
+  state x : Dimensionless = 1
+  state y : Dimensionless = 1
+  law x' = a·x − b·x·y
+  law y' = −y·1 Hz + x·y·1 Hz
+  integrate rk45 tolerance 1e-8
+  stop when t ≥ 10 s
+}
+
+scheme heun stable 2 {
+  k₁ ≔ f(t, y)
+  k₂ ≔ f(t + h, y + h·k₁)
+  next ≔ y + h/2·(k₁ + k₂)
+}
+
+simulate Heun {
+  state x : Dimensionless = 1
+  law x' = −x·1 Hz
+  integrate heun step 1 ms
+  stop when t ≥ 1 s
+}
+";
+
+#[test]
+fn lotka_volterra_from_source_matches_the_anchor() {
+    let model = lowered(LV, "LotkaVolterra").unwrap();
+    let r = run(&model);
+    let y = r.final_state();
+    assert!(
+        (y[0] - 0.48914918).abs() < 1e-7 && (y[1] - 0.48439503).abs() < 1e-7,
+        "{y:?}"
+    );
+    assert!(model.info.scheme.fsal && model.info.scheme.stages == 6);
+}
+
+#[test]
+fn a_user_scheme_is_specialised_like_the_prelude() {
+    let model = lowered(LV, "Heun").unwrap();
+    assert_eq!(model.info.scheme.name, "heun");
+    assert_eq!(model.info.scheme.stability_radius, Some(2.0));
+    let r = run(&model);
+    // Heun's error at h = 1 ms is about h²/6·e^{-1} ≈ 6e-8.
+    assert!(
+        (r.final_state()[0] - (-1.0f64).exp()).abs() < 2e-7,
+        "{:?}",
+        r.final_state()
+    );
+    assert!((r.final_t() - 1.0).abs() < 1e-9);
+}
+
+const FREE_BODY: &str = "simulate FreeBody {
+  param I : MomentOfInertia[3] = [1 kg·m², 1 kg·m², 2 kg·m²]
+  state ω : AngularVelocity[3] = [1 rad/s, 0 rad/s, 2 rad/s]
+  law ω' = cross(I·ω, ω) / I
+  integrate rk45 tolerance 1e-11
+  observe energy ≔ 0.5·dot(I·ω, ω)
+  conserve energy within 1e-8
+  stop when t ≥ 10 s
+}
+";
+
+#[test]
+fn free_rigid_body_precesses_and_keeps_its_energy() {
+    let model = lowered(FREE_BODY, "FreeBody").unwrap();
+    assert_eq!(model.info.conserves.len(), 1);
+    let r = run(&model);
+    assert_eq!(r.reason.kind, ReasonKind::When);
+    // Symmetric top (I₁ = I₂): ω₃ is constant, (ω₁, ω₂) turns at Ω = (I₃ − I₁)/I₁·ω₃ = 2.
+    let w = r.final_state();
+    let phase = -2.0 * 10.0f64;
+    assert!((w[2] - 2.0).abs() < 1e-9);
+    assert!(
+        (w[0] - phase.cos()).abs() < 1e-7 && (w[1] + phase.sin()).abs() < 1e-7,
+        "{w:?}"
+    );
+    let e = r.column("energy").unwrap();
+    assert!(e.iter().all(|x| (x - 4.5).abs() < 1e-8));
+}
+
+#[test]
+fn unsupported_features_are_refused_not_panicked() {
+    // Fields lower (tests/grids.rs), but not a grid whose fields disagree on wrapping.
+    let heat = "simulate HeatedRod {
+  param α : Diffusivity = 0.01 m²/s
+  grid (x) : Length[51] from 0 m to 1 m
+  field u : Temperature = 0 K
+  field v : Temperature = 0 K
+  boundary u dirichlet 0 K
+  boundary v periodic
+  law u' = α·laplacian(u)
+  law v' = α·laplacian(v)
+  integrate backwardEuler step 10 s
+  stop when t ≥ 100 s
+}
+";
+    // Lagrangian and hamiltonian mechanics lower too: see tests/mechanics.rs.
+    let checked = physis_check::check_source(heat);
+    assert!(!checked.has_errors(), "{:#?}", checked.diagnostics);
+    let e = lower(checked.program.model("HeatedRod").unwrap()).unwrap_err();
+    assert!(matches!(e, LowerError::NotYetSupported { .. }), "{e}");
+}
+
+#[test]
+fn ornstein_uhlenbeck_splits_drift_and_diffusion() {
+    let src = "simulate OrnsteinUhlenbeck {
+  param γ : Frequency = 1 Hz
+  param σ : Velocity = 1 m/s
+  state v : Velocity = 0 m/s
+  noise w
+  law v' = −γ·v + σ·√γ·w
+  integrate eulerMaruyama step 10 ms
+  stop when t ≥ 10 s
+}
+";
+    let model = lowered(src, "OrnsteinUhlenbeck").unwrap();
+    assert!(model.info.scheme.stochastic);
+    let mut m = TapeModel::new(&model).unwrap();
+    use physis_runtime::{Model, StepArgs, StepOut};
+    // next = v − γ·v·h + σ·√γ·dW exactly.
+    let (y, mut f0, mut next) = ([0.5], [0.0], [0.0]);
+    m.rate(0.0, &y, &mut f0);
+    assert_eq!(f0[0], -0.5);
+    m.step(
+        &StepArgs {
+            t: 0.0,
+            h: 0.01,
+            y: &y,
+            f0: &f0,
+            dw: &[0.2],
+        },
+        StepOut {
+            next: &mut next,
+            err: None,
+            f1: None,
+        },
+    );
+    assert!(
+        (next[0] - (0.5 - 0.5 * 0.01 + 0.2)).abs() < 1e-15,
+        "{next:?}"
+    );
+}
+
+/// The prelude's text, lowered, specialises to the same steps as the hand-written recipes.
+#[test]
+fn prelude_text_and_recipes_agree() {
+    use physis_ir::{Inputs, SchemeFns, Tape, prelude, specialise};
+    let lv = lowered(LV, "LotkaVolterra").unwrap();
+    let osc = lowered(BALL, "BouncingBall").unwrap();
+    for checked in physis_check::prelude::schemes() {
+        let def = physis_ir::lower::scheme_def(checked).unwrap();
+        let recipe =
+            prelude::builtin(&def.name).unwrap_or_else(|| panic!("no recipe for {}", def.name));
+        let (dynamics, params) = match checked.order {
+            physis_check::SchemeOrder::Second => (&osc.dynamics, osc.default_params()),
+            _ if checked.stochastic => continue,
+            _ => (&lv.dynamics, lv.default_params()),
+        };
+        let (a, b) = (
+            specialise(&def, dynamics).unwrap(),
+            specialise(&recipe, dynamics).unwrap(),
+        );
+        assert_eq!(a.stages, b.stages, "{}", def.name);
+        let eval = |fns: &SchemeFns| {
+            let f = match fns {
+                SchemeFns::Explicit { step, .. } => step,
+                SchemeFns::Implicit { residual, .. } => residual,
+                _ => unreachable!(),
+            };
+            let tape = Tape::compile(f).unwrap();
+            let mut regs = tape.registers();
+            let inp = Inputs {
+                t: 0.3,
+                h: 0.05,
+                y: &[1.1, 0.7],
+                f0: &[0.2, -0.4],
+                p: &params,
+                guess: &[1.0, 0.8],
+                ..Default::default()
+            };
+            tape.run(&mut regs, &inp);
+            let mut out = vec![0.0; tape.output_len()];
+            tape.write(&regs, 0, &mut out);
+            out
+        };
+        let (x, y) = (eval(&a.fns), eval(&b.fns));
+        assert_eq!(x.len(), y.len(), "{}", def.name);
+        for (p, q) in x.iter().zip(&y) {
+            assert!(
+                (p - q).abs() <= 1e-15 * p.abs().max(1.0),
+                "{}: {x:?} vs {y:?}",
+                def.name
+            );
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Adaptive step control after Hairer, Nørsett & Wanner (Solving ODEs I, §II.4):
+//! the mixed absolute/relative RMS error norm, the step-size update and the initial step.
+
+/// Safety factor on the optimal step.
+pub(crate) const SAFETY: f64 = 0.9;
+/// Smallest factor a rejected or accepted step may be scaled by.
+pub(crate) const MIN_GROWTH: f64 = 0.2;
+/// Largest factor an accepted step may grow by (1 right after a rejection).
+pub(crate) const MAX_GROWTH: f64 = 10.0;
+/// Consecutive rejections of one step after which the run is declared diverged.
+pub(crate) const MAX_REJECTIONS: u32 = 60;
+
+/// `sqrt(mean((e_i / (atol + rtol·max(|y_i|, |n_i|)))²))`; NaN or infinite becomes `+∞`.
+pub(crate) fn error_norm(err: &[f64], y: &[f64], next: &[f64], tol: f64) -> f64 {
+    if err.is_empty() {
+        return 0.0;
+    }
+    let mut s = 0.0;
+    for ((e, a), b) in err.iter().zip(y).zip(next) {
+        let sc = tol + tol * a.abs().max(b.abs());
+        let r = e / sc;
+        s += r * r;
+    }
+    let n = (s / err.len() as f64).sqrt();
+    if n.is_finite() { n } else { f64::INFINITY }
+}
+
+/// Factor to scale `h` by given the error norm of the attempt and the scheme's order.
+pub(crate) fn step_factor(err: f64, order: u32, max_growth: f64) -> f64 {
+    if err == 0.0 {
+        return max_growth;
+    }
+    if !err.is_finite() {
+        return MIN_GROWTH;
+    }
+    let f = SAFETY * err.powf(-1.0 / f64::from(order.max(1)));
+    f.clamp(MIN_GROWTH, max_growth)
+}
+
+/// RMS of `v_i / (tol + tol·|y_i|)`.
+fn scaled_rms(v: &[f64], y: &[f64], tol: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let s: f64 = v
+        .iter()
+        .zip(y)
+        .map(|(a, b)| (a / (tol + tol * b.abs())).powi(2))
+        .sum();
+    (s / v.len() as f64).sqrt()
+}
+
+/// Hairer's starting step: from the sizes of `y0`, `f0` and a finite-difference estimate of
+/// the second derivative (one extra rate evaluation through `rate`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn initial_step(
+    t0: f64,
+    y0: &[f64],
+    f0: &[f64],
+    order: u32,
+    tol: f64,
+    hmax: f64,
+    scratch_y: &mut [f64],
+    scratch_f: &mut [f64],
+    mut rate: impl FnMut(f64, &[f64], &mut [f64]),
+) -> f64 {
+    let d0 = scaled_rms(y0, y0, tol);
+    let d1 = scaled_rms(f0, y0, tol);
+    let mut h0 = if d0 < 1e-5 || d1 < 1e-5 {
+        1e-6
+    } else {
+        0.01 * d0 / d1
+    };
+    h0 = h0.min(hmax);
+    for ((s, y), f) in scratch_y.iter_mut().zip(y0).zip(f0) {
+        *s = y + h0 * f;
+    }
+    rate(t0 + h0, scratch_y, scratch_f);
+    for (d, f) in scratch_f.iter_mut().zip(f0) {
+        *d -= f;
+    }
+    let d2 = scaled_rms(scratch_f, y0, tol) / h0;
+    let m = d1.max(d2);
+    let h1 = if m <= 1e-15 || !m.is_finite() {
+        (h0 * 1e-3).max(1e-6)
+    } else {
+        (0.01 / m).powf(1.0 / f64::from(order.max(1)))
+    };
+    let h = (100.0 * h0).min(h1).min(hmax);
+    if h.is_finite() && h > 0.0 {
+        h
+    } else {
+        1e-6f64.min(hmax)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn norm_mixes_absolute_and_relative() {
+        // tol 1e-3: scale 1e-3 + 1e-3·2 = 3e-3 for the first, 1e-3 for the second.
+        let n = error_norm(&[3e-3, 1e-3], &[2.0, 0.0], &[1.0, 0.0], 1e-3);
+        assert!((n - 1.0).abs() < 1e-12);
+        assert_eq!(error_norm(&[f64::NAN], &[0.0], &[0.0], 1e-3), f64::INFINITY);
+    }
+
+    #[test]
+    fn factor_is_bounded() {
+        assert_eq!(step_factor(0.0, 5, MAX_GROWTH), MAX_GROWTH);
+        assert_eq!(step_factor(1e12, 5, MAX_GROWTH), MIN_GROWTH);
+        let f = step_factor(0.5f64.powi(5), 5, MAX_GROWTH);
+        assert!((f - 1.8).abs() < 1e-12);
+    }
+
+    #[test]
+    fn initial_step_of_exponential_decay() {
+        // y' = −y, y0 = 1: d0 = d1 ≈ 1/(2·tol) so h0 = 0.01; the result stays small and positive.
+        let mut sy = [0.0];
+        let mut sf = [0.0];
+        let h = initial_step(
+            0.0,
+            &[1.0],
+            &[-1.0],
+            5,
+            1e-6,
+            f64::INFINITY,
+            &mut sy,
+            &mut sf,
+            |_, y, f| {
+                f[0] = -y[0];
+            },
+        );
+        assert!(h > 1e-4 && h <= 1.0, "{h}");
+    }
+}

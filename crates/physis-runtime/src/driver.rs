@@ -1,0 +1,446 @@
+//! The run driver: one per run, advancing a [`Model`] step by step and delivering samples.
+//!
+//! [`Simulation::advance`] does one unit of work (the start on its first call, then one
+//! accepted step with its retries, events and samples) so the same driver serves a whole
+//! run ([`Simulation::run`]) and a pull-based stream ([`crate::Samples`]). Buffers are
+//! allocated once in [`Simulation::new`]; a step allocates nothing.
+
+mod start;
+mod step;
+
+use std::sync::Arc;
+
+use crate::error::RunError;
+use crate::info::{ModelInfo, SchemeInfo};
+use crate::locate::Locator;
+use crate::model::Model;
+use crate::newton::Newton;
+use crate::noise::Noise;
+use crate::options::{DEFAULT_LIMIT, RunOptions};
+use crate::reason::{Cause, Reason, ReasonKind};
+use crate::sample::{RunEnd, Sample, SampleKind, SampleSink, Stats};
+
+/// Settings in force for one run (declared settings with the run's overrides applied).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Start time.
+    pub t0: f64,
+    /// Fixed step, or the first adaptive step.
+    pub step: Option<f64>,
+    /// Tolerance.
+    pub tolerance: f64,
+    /// Accepted-step limit.
+    pub limit: u64,
+    /// Noise seed.
+    pub seed: u64,
+    /// Noise stream.
+    pub stream: u64,
+    /// `record every` interval.
+    pub record_every: Option<f64>,
+    /// Largest adaptive step.
+    pub max_step: f64,
+}
+
+/// Which buffer holds the state a sample or the run's end is taken from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Src {
+    /// `y`, `f`: the current state and its rate.
+    Current,
+    /// `ytmp`, `dtmp`: an interpolated state.
+    Tmp,
+    /// `pre`, `pre_rate`: the state before an event.
+    Pre,
+}
+
+/// One run of one model.
+pub struct Simulation<M: Model> {
+    model: M,
+    info: Arc<ModelInfo>,
+    cfg: Config,
+    started: bool,
+    end: Option<RunEnd>,
+    t: f64,
+    y: Vec<f64>,
+    f: Vec<f64>,
+    margins: Vec<f64>,
+    ynew: Vec<f64>,
+    fnew: Vec<f64>,
+    err: Vec<f64>,
+    ytmp: Vec<f64>,
+    dtmp: Vec<f64>,
+    pre: Vec<f64>,
+    pre_rate: Vec<f64>,
+    obs: Vec<f64>,
+    obs0: Vec<f64>,
+    /// `obs0` holds the observes of the first sample (the conserve references).
+    obs0_set: bool,
+    dw: Vec<f64>,
+    /// Adaptive: the proposed next step. Fixed: the declared step.
+    h: f64,
+    /// Fixed: index of the next grid point `t0 + k·h` not yet reached.
+    grid_k: u64,
+    /// Index of the next `record every` point.
+    rec_k: u64,
+    last_fire: Vec<f64>,
+    /// Tie width of the scan in which each event last fired.
+    last_tie: Vec<f64>,
+    last_sample_t: f64,
+    locator: Locator,
+    newton: Option<Newton>,
+    noise: Noise,
+    stats: Stats,
+}
+
+fn finite(v: &[f64]) -> bool {
+    v.iter().all(|x| x.is_finite())
+}
+
+fn bad_model(info: &ModelInfo, problem: String) -> RunError {
+    RunError::BadModel {
+        model: info.name.clone(),
+        problem,
+    }
+}
+
+fn positive(setting: &'static str, v: f64) -> Result<f64, RunError> {
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(RunError::BadSetting {
+            setting,
+            value: v,
+            expected: "positive and finite",
+        })
+    }
+}
+
+/// Checks the model's description against itself.
+fn validate(info: &ModelInfo) -> Result<(), RunError> {
+    let mut covered = 0;
+    for s in &info.states {
+        if s.offset + s.len() > info.dim {
+            return Err(bad_model(
+                info,
+                format!("state `{}` runs past slot {}", s.name, info.dim),
+            ));
+        }
+        covered += s.len();
+    }
+    if !info.states.is_empty() && covered != info.dim {
+        return Err(bad_model(
+            info,
+            format!("states cover {covered} of {} slots", info.dim),
+        ));
+    }
+    let atoms = info.atoms.len();
+    for c in info.stops.iter().chain(&info.events) {
+        if c.cond.max_atom().is_some_and(|m| m >= atoms) {
+            return Err(bad_model(
+                info,
+                format!("clause `{}` names a missing atom", c.text),
+            ));
+        }
+    }
+    for c in &info.conserves {
+        if c.observe >= info.observes.len() {
+            return Err(bad_model(
+                info,
+                format!("`{}` names a missing observe", c.text),
+            ));
+        }
+        if !(c.within.is_finite() && c.within >= 0.0) {
+            return Err(RunError::BadSetting {
+                setting: "conserve within",
+                value: c.within,
+                expected: "non-negative and finite",
+            });
+        }
+    }
+    let sch: &SchemeInfo = &info.scheme;
+    if sch.adaptive && sch.stochastic {
+        return Err(RunError::Unsupported {
+            scheme: sch.name.clone(),
+            combination: "adaptive and stochastic",
+        });
+    }
+    if sch.implicit && sch.stochastic {
+        return Err(RunError::Unsupported {
+            scheme: sch.name.clone(),
+            combination: "implicit and stochastic",
+        });
+    }
+    Ok(())
+}
+
+impl<M: Model> Simulation<M> {
+    /// Prepares a run: validates the model's description and the options, resolves the
+    /// settings and allocates every buffer. Nothing is evaluated yet.
+    pub fn new(model: M, options: &RunOptions) -> Result<Self, RunError> {
+        let info = model.info();
+        validate(&info)?;
+        let s = &info.settings;
+        if !s.t0.is_finite() {
+            return Err(RunError::BadSetting {
+                setting: "t0",
+                value: s.t0,
+                expected: "finite",
+            });
+        }
+        let step = options
+            .step
+            .or(s.step)
+            .map(|h| positive("step", h))
+            .transpose()?;
+        if step.is_none() && !info.scheme.adaptive {
+            return Err(RunError::MissingStep {
+                scheme: info.scheme.name.clone(),
+            });
+        }
+        let cfg = Config {
+            t0: s.t0,
+            step,
+            tolerance: positive("tolerance", options.tolerance.unwrap_or(s.tolerance))?,
+            limit: options.limit.or(s.limit).unwrap_or(DEFAULT_LIMIT),
+            seed: options.seed.or(s.seed).unwrap_or(0),
+            stream: options.stream.unwrap_or(0),
+            record_every: options
+                .record_every
+                .or(s.record_every)
+                .map(|d| positive("record every", d))
+                .transpose()?,
+            max_step: options
+                .max_step
+                .map(|h| positive("max step", h))
+                .transpose()?
+                .unwrap_or(1e150),
+        };
+        let n = info.dim;
+        let z = || vec![0.0; n];
+        Ok(Self {
+            locator: Locator::new(&info),
+            newton: info.scheme.implicit.then(|| Newton::for_model(&model, n)),
+            noise: Noise::new(cfg.seed, cfg.stream),
+            dw: vec![0.0; info.noises],
+            margins: vec![0.0; info.atoms.len()],
+            obs: vec![0.0; info.observes.len()],
+            obs0: vec![0.0; info.observes.len()],
+            obs0_set: false,
+            last_fire: vec![f64::NAN; info.events.len()],
+            last_tie: vec![0.0; info.events.len()],
+            h: step.unwrap_or(0.0),
+            t: cfg.t0,
+            cfg,
+            started: false,
+            end: None,
+            y: z(),
+            f: z(),
+            ynew: z(),
+            fnew: z(),
+            err: z(),
+            ytmp: z(),
+            dtmp: z(),
+            pre: z(),
+            pre_rate: z(),
+            grid_k: 1,
+            rec_k: 0,
+            last_sample_t: f64::NAN,
+            stats: Stats::default(),
+            model,
+            info,
+        })
+    }
+
+    /// The model's description.
+    pub fn info(&self) -> &Arc<ModelInfo> {
+        &self.info
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    /// Current time.
+    pub fn time(&self) -> f64 {
+        self.t
+    }
+
+    /// Current state.
+    pub fn state(&self) -> &[f64] {
+        &self.y
+    }
+
+    /// Work done so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// How the run ended, once it has.
+    pub fn end(&self) -> Option<&RunEnd> {
+        self.end.as_ref()
+    }
+
+    /// Gives the model back.
+    pub fn into_model(self) -> M {
+        self.model
+    }
+
+    /// Does one unit of work: the start (first sample, stop check, stability check, events
+    /// holding at `t0`) on the first call, then one accepted step. Returns `true` once the
+    /// run has ended (further calls do nothing).
+    pub fn advance(&mut self, sink: &mut dyn SampleSink) -> Result<bool, RunError> {
+        if self.end.is_some() {
+            return Ok(true);
+        }
+        if !self.started {
+            self.started = true;
+            sink.begin(&self.info)?;
+            self.start(sink)?;
+        } else {
+            self.take_step(sink)?;
+        }
+        Ok(self.end.is_some())
+    }
+
+    /// Runs to the end, delivering every sample to `sink`.
+    pub fn run(mut self, sink: &mut dyn SampleSink) -> Result<RunEnd, RunError> {
+        loop {
+            self.advance(sink)?;
+            if let Some(end) = self.end.take() {
+                return Ok(end);
+            }
+        }
+    }
+
+    /// Observes at a state held in one of the buffers, into `obs`.
+    fn observe(&mut self, t: f64, src: Src) {
+        let Self {
+            model,
+            obs,
+            y,
+            f,
+            ytmp,
+            dtmp,
+            pre,
+            pre_rate,
+            ..
+        } = self;
+        let (ys, ds) = match src {
+            Src::Current => (&y[..], &f[..]),
+            Src::Tmp => (&ytmp[..], &dtmp[..]),
+            Src::Pre => (&pre[..], &pre_rate[..]),
+        };
+        model.observe(t, ys, ds, obs);
+    }
+
+    /// Delivers a sample, then checks the conserve clauses against it. Returns `true` when
+    /// the run ended (as `violated`) at this sample.
+    fn emit(
+        &mut self,
+        sink: &mut dyn SampleSink,
+        t: f64,
+        src: Src,
+        kind: SampleKind,
+    ) -> Result<bool, RunError> {
+        self.observe(t, src);
+        let state = match src {
+            Src::Current => &self.y,
+            Src::Tmp => &self.ytmp,
+            Src::Pre => &self.pre,
+        };
+        sink.sample(&Sample {
+            t,
+            state,
+            observe: &self.obs,
+            kind,
+        })?;
+        self.stats.samples += 1;
+        self.last_sample_t = t;
+        self.check_conserve(sink, t, src)
+    }
+
+    /// Ends the run as `violated` if a conserve clause drifted at the observes in `obs`.
+    fn check_conserve(
+        &mut self,
+        sink: &mut dyn SampleSink,
+        t: f64,
+        src: Src,
+    ) -> Result<bool, RunError> {
+        if !self.obs0_set {
+            return Ok(false);
+        }
+        for (i, c) in self.info.conserves.iter().enumerate() {
+            let (o, o0) = (self.obs[c.observe], self.obs0[c.observe]);
+            let drift = (o - o0).abs() / o0.abs().max(1.0);
+            if drift > c.within || drift.is_nan() {
+                let reason = Reason {
+                    kind: ReasonKind::Violated,
+                    clause: Some(c.text.clone()),
+                    line: Some(c.line),
+                    cause: Cause::Conserve { index: i, drift },
+                };
+                self.finish(sink, reason, t, src)?;
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Ends the run at `t` with the state in `src`: the final state becomes the last sample
+    /// (unless a sample at `t` was just delivered) and the sink is told.
+    fn finish(
+        &mut self,
+        sink: &mut dyn SampleSink,
+        reason: Reason,
+        t: f64,
+        src: Src,
+    ) -> Result<(), RunError> {
+        self.observe(t, src);
+        let state = match src {
+            Src::Current => self.y.clone(),
+            Src::Tmp => self.ytmp.clone(),
+            Src::Pre => self.pre.clone(),
+        };
+        if self.last_sample_t != t {
+            sink.sample(&Sample {
+                t,
+                state: &state,
+                observe: &self.obs,
+                kind: SampleKind::Final,
+            })?;
+            self.stats.samples += 1;
+            self.last_sample_t = t;
+        }
+        let end = RunEnd {
+            reason,
+            t,
+            state,
+            observe: self.obs.clone(),
+            stats: self.stats,
+        };
+        sink.end(&end)?;
+        self.end = Some(end);
+        Ok(())
+    }
+
+    /// A reason naming the `integrate` clause (for `limit` and `unstable`).
+    fn integrate_reason(&self, kind: ReasonKind, cause: Cause) -> Reason {
+        let src = self.info.integrate.as_ref();
+        Reason {
+            kind,
+            clause: src.map(|s| s.text.clone()),
+            line: src.map(|s| s.line),
+            cause,
+        }
+    }
+
+    /// A `diverged` reason with no clause.
+    fn diverged(cause: Cause) -> Reason {
+        Reason {
+            kind: ReasonKind::Diverged,
+            clause: None,
+            line: None,
+            cause,
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! The start of a run: the first sample, stops that already hold, the stability check,
+//! the first adaptive step and events that hold at `t0`.
+
+use super::{Simulation, Src, finite};
+use crate::control::initial_step;
+use crate::error::RunError;
+use crate::model::Model;
+use crate::reason::{Cause, Reason, ReasonKind};
+use crate::sample::{SampleKind, SampleSink};
+use crate::stability::spectral_radius;
+
+impl<M: Model> Simulation<M> {
+    pub(super) fn start(&mut self, sink: &mut dyn SampleSink) -> Result<(), RunError> {
+        let t0 = self.cfg.t0;
+        self.model.initial(t0, &mut self.y);
+        if finite(&self.y) {
+            self.model.rate(t0, &self.y, &mut self.f);
+            self.stats.evaluations += 1;
+        } else {
+            self.f.fill(f64::NAN);
+        }
+        self.model.margins(t0, &self.y, &self.f, &mut self.margins);
+        self.emit(sink, t0, Src::Current, SampleKind::Initial)?;
+        self.obs0.copy_from_slice(&self.obs);
+        self.obs0_set = true;
+        if !finite(&self.y) || !finite(&self.f) {
+            return self.finish(sink, Self::diverged(Cause::NonFinite), t0, Src::Current);
+        }
+        if self.stop_holding(sink)? {
+            return Ok(());
+        }
+        if let Some(reason) = self.stability_check() {
+            return self.finish(sink, reason, t0, Src::Current);
+        }
+        if self.info.scheme.adaptive {
+            self.h = match self.cfg.step {
+                Some(h) => h.min(self.cfg.max_step),
+                None => {
+                    let Self {
+                        model,
+                        y,
+                        f,
+                        ytmp,
+                        dtmp,
+                        info,
+                        cfg,
+                        stats,
+                        ..
+                    } = self;
+                    stats.evaluations += 1;
+                    let order = info.scheme.order;
+                    initial_step(
+                        t0,
+                        y,
+                        f,
+                        order,
+                        cfg.tolerance,
+                        cfg.max_step,
+                        ytmp,
+                        dtmp,
+                        |t, y, d| model.rate(t, y, d),
+                    )
+                }
+            };
+        }
+        // Before the run every condition counts as false, so an event holding at t0 fires.
+        let mut any = false;
+        for (fire, c) in self.locator.firing.iter_mut().zip(&self.info.events) {
+            *fire = c.cond.eval(&self.info.atoms, &self.margins);
+            any |= *fire;
+        }
+        if any {
+            self.locator.tie = 0.0;
+            self.pre.copy_from_slice(&self.y);
+            self.pre_rate.copy_from_slice(&self.f);
+            self.fire_events(sink, t0)?;
+        }
+        Ok(())
+    }
+
+    /// Ends the run as `when` if a stop holds at the current state (margins in `margins`).
+    pub(super) fn stop_holding(&mut self, sink: &mut dyn SampleSink) -> Result<bool, RunError> {
+        let info = &self.info;
+        let Some(i) = info
+            .stops
+            .iter()
+            .position(|c| c.cond.eval(&info.atoms, &self.margins))
+        else {
+            return Ok(false);
+        };
+        let c = &info.stops[i];
+        let reason = Reason {
+            kind: ReasonKind::When,
+            clause: Some(c.text.clone()),
+            line: Some(c.line),
+            cause: Cause::Stop { index: i },
+        };
+        self.finish(sink, reason, self.t, Src::Current)?;
+        Ok(true)
+    }
+
+    /// Spectral radius × step against the scheme's radius, for a fixed explicit scheme
+    /// that declares one. Uses the model's Jacobian-vector product, else a forward
+    /// difference `(f(t, y + εv) − f(t, y))/ε` with `ε = √eps·max(1, ‖y‖∞)`.
+    fn stability_check(&mut self) -> Option<Reason> {
+        let sch = &self.info.scheme;
+        let (Some(radius), Some(h)) = (sch.stability_radius, self.cfg.step) else {
+            return None;
+        };
+        if sch.adaptive || sch.implicit {
+            return None;
+        }
+        let Self {
+            model,
+            y,
+            f,
+            ytmp,
+            t,
+            stats,
+            ..
+        } = self;
+        let t = *t;
+        let eps = f64::EPSILON.sqrt() * y.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        let mut exact = true;
+        let rho = spectral_radius(y.len(), |v, out| {
+            if exact && model.rate_jvp(t, y, v, out) {
+                return;
+            }
+            exact = false;
+            for ((p, y0), vi) in ytmp.iter_mut().zip(y.iter()).zip(v) {
+                *p = y0 + eps * vi;
+            }
+            model.rate(t, ytmp, out);
+            stats.evaluations += 1;
+            for (o, f0) in out.iter_mut().zip(f.iter()) {
+                *o = (*o - f0) / eps;
+            }
+        })?;
+        (rho * h > radius).then(|| {
+            self.integrate_reason(ReasonKind::Unstable, Cause::Stability { rho, h, radius })
+        })
+    }
+}

@@ -1,0 +1,332 @@
+//! Ensembles: many runs of one simulation, in parallel, with statistics over the members.
+//!
+//! An [`Ensemble`] takes a factory that builds a [`Model`] for a [`ParamSet`], a member
+//! count per parameter set and an optional [`Sweep`]. Member `i` runs parameter set
+//! `i / count` with the ensemble's options, its seed, and noise stream `i`, so its path
+//! depends on `(seed, i)` only: never on the thread that runs it or on the thread count.
+//! Members run on rayon's pool (or one of [`Ensemble::threads`] workers) and are collected
+//! in member order; statistics are computed afterwards in that order, so the result is the
+//! same to the last bit for any number of threads.
+//!
+//! ```
+//! # use physis_runtime::*;
+//! # fn ensemble_of<M: Model>(factory: impl Fn(&ParamSet) -> Result<M, String> + Sync)
+//! #     -> Result<(), Box<dyn std::error::Error>> {
+//! let sweep = Sweep::parse(&["k=1..2:3"], plain_number)?;
+//! let result = Ensemble::new(factory, 100).sweep(sweep).seed(42).run()?;
+//! let _summary: String = result.summary_json();
+//! # Ok(()) }
+//! ```
+
+mod grid;
+mod output;
+mod result;
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+use thiserror::Error;
+
+use crate::driver::Simulation;
+use crate::error::RunError;
+use crate::info::ModelInfo;
+use crate::model::Model;
+use crate::options::RunOptions;
+use crate::sweep::{MAX_SETS, ParamSet, Sweep};
+
+use grid::{GridSink, GridSpec};
+pub use result::{EnsembleResult, FinalStats, MemberResult, Series, SeriesColumn};
+
+/// Quantiles reported when none are chosen.
+pub const DEFAULT_QUANTILES: [f64; 3] = [0.05, 0.5, 0.95];
+
+/// Why an ensemble could not run or its output not be written.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum EnsembleError {
+    /// A member count of zero.
+    #[error("an ensemble needs at least one member per parameter set")]
+    NoMembers,
+    /// More members than [`MAX_SETS`].
+    #[error("{members} members are more than the {max} an ensemble may run", max = MAX_SETS)]
+    TooMany {
+        /// Members asked for (saturating).
+        members: u128,
+    },
+    /// A thread count of zero.
+    #[error("an ensemble needs at least one worker thread")]
+    NoThreads,
+    /// The worker pool could not be started.
+    #[error("could not start {threads} worker threads: {message}")]
+    ThreadPool {
+        /// Threads asked for.
+        threads: usize,
+        /// The pool's message.
+        message: String,
+    },
+    /// A quantile outside `[0, 1]` (or NaN).
+    #[error("quantile {p} is not a probability between 0 and 1")]
+    BadQuantile {
+        /// The value given.
+        p: f64,
+    },
+    /// The same quantile asked twice.
+    #[error("quantile {p} is asked for twice")]
+    DuplicateQuantile {
+        /// The value given.
+        p: f64,
+    },
+    /// The factory refused a parameter set (an unknown name, a value out of range).
+    #[error("parameters {params}: {message}")]
+    Factory {
+        /// The parameter set, as `k=2.0, m=1.0`.
+        params: String,
+        /// The factory's message.
+        message: String,
+    },
+    /// A member's run could not start (bad settings) or failed.
+    #[error("member {member} ({params}) could not run: {source}")]
+    Run {
+        /// Member index.
+        member: usize,
+        /// Its parameter set.
+        params: String,
+        /// What went wrong.
+        #[source]
+        source: RunError,
+    },
+    /// A member's model has another shape than the first member's.
+    #[error("member {member} ({params}) does not fit the first member: {problem}")]
+    Mismatch {
+        /// Member index.
+        member: usize,
+        /// Its parameter set.
+        params: String,
+        /// What differs.
+        problem: String,
+    },
+    /// Statistics over time were asked for, but the members share no sample grid.
+    #[error("no statistics over time: {why}")]
+    NoSeries {
+        /// Why not.
+        why: String,
+    },
+    /// Writing the output failed.
+    #[error("writing the ensemble's output failed: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Many runs of one simulation: see the [module documentation](self).
+pub struct Ensemble<M, F> {
+    factory: F,
+    count: usize,
+    sweep: Sweep,
+    options: RunOptions,
+    threads: Option<usize>,
+    quantiles: Vec<f64>,
+    model: PhantomData<fn() -> M>,
+}
+
+impl<M, F> Ensemble<M, F>
+where
+    M: Model,
+    F: Fn(&ParamSet) -> Result<M, String> + Sync,
+{
+    /// An ensemble of `count` members per parameter set; `factory` builds the model for a
+    /// parameter set (with no sweep: the empty set, i.e. the model's defaults) and reports
+    /// names or values it cannot apply as `Err(message)`.
+    pub fn new(factory: F, count: usize) -> Self {
+        Self {
+            factory,
+            count,
+            sweep: Sweep::new(),
+            options: RunOptions::default(),
+            threads: None,
+            quantiles: DEFAULT_QUANTILES.to_vec(),
+            model: PhantomData,
+        }
+    }
+
+    /// The noise seed of every member (sets `options.seed`).
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.options.seed = Some(seed);
+        self
+    }
+
+    /// Run options for every member (`step`, `tolerance`, `record_every`, ...). Their
+    /// `stream` is replaced by the member index. Call before [`Ensemble::seed`], which
+    /// writes into them.
+    pub fn options(mut self, options: RunOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The parameter sets to run (`count` members each).
+    pub fn sweep(mut self, sweep: Sweep) -> Self {
+        self.sweep = sweep;
+        self
+    }
+
+    /// Runs on a pool of `n` workers instead of rayon's global pool.
+    pub fn threads(mut self, n: usize) -> Self {
+        self.threads = Some(n);
+        self
+    }
+
+    /// The quantiles to report (default [`DEFAULT_QUANTILES`]), each in `[0, 1]`.
+    pub fn quantiles(mut self, probabilities: &[f64]) -> Self {
+        self.quantiles = probabilities.to_vec();
+        self
+    }
+
+    /// Total number of members (parameter sets × count).
+    pub fn len(&self) -> usize {
+        self.sweep.len().saturating_mul(self.count)
+    }
+
+    /// True when there is no member to run.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The parameter set of member `i`.
+    pub fn member_params(&self, i: usize) -> Option<ParamSet> {
+        if i >= self.len() {
+            return None;
+        }
+        self.sweep.set(i / self.count)
+    }
+
+    /// The run options of member `i`: the ensemble's, with stream `i`.
+    pub fn member_options(&self, i: usize) -> RunOptions {
+        RunOptions {
+            stream: Some(i as u64),
+            ..self.options.clone()
+        }
+    }
+
+    /// Runs every member and gathers the statistics.
+    pub fn run(&self) -> Result<EnsembleResult, EnsembleError> {
+        self.run_with_progress(|_, _| {})
+    }
+
+    /// Like [`Ensemble::run`], calling `progress(done, total)` as each member finishes
+    /// (from the worker that ran it, so calls from different workers may interleave; `done`
+    /// counts up to `total` over all calls).
+    pub fn run_with_progress(
+        &self,
+        progress: impl Fn(usize, usize) + Sync,
+    ) -> Result<EnsembleResult, EnsembleError> {
+        self.check()?;
+        // Build the first member up front: a bad name or setting is reported once,
+        // before thousands of members start.
+        let first = self.member_params(0).unwrap_or_default();
+        let model = (self.factory)(&first).map_err(|message| EnsembleError::Factory {
+            params: first.to_string(),
+            message,
+        })?;
+        let sim = Simulation::new(model, &self.member_options(0)).map_err(|source| {
+            EnsembleError::Run {
+                member: 0,
+                params: first.to_string(),
+                source,
+            }
+        })?;
+        let info = sim.info().clone();
+        let grid = GridSpec::of(&sim);
+        drop(sim);
+        let collect = grid.filter(|_| !info.observes.is_empty());
+        let total = self.len();
+        let done = AtomicUsize::new(0);
+        let work = || {
+            let outs: Vec<Result<grid::MemberOut, EnsembleError>> = (0..total)
+                .into_par_iter()
+                .map(|i| {
+                    let out = self.run_member(i, collect, &info);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                    out
+                })
+                .collect();
+            let outs = outs.into_iter().collect::<Result<Vec<_>, _>>()?;
+            Ok(result::assemble(info, outs, &self.quantiles, grid))
+        };
+        match self.threads {
+            None => work(),
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| EnsembleError::ThreadPool {
+                    threads: n,
+                    message: e.to_string(),
+                })?
+                .install(work),
+        }
+    }
+
+    fn check(&self) -> Result<(), EnsembleError> {
+        if self.count == 0 {
+            return Err(EnsembleError::NoMembers);
+        }
+        let members = self.sweep.len() as u128 * self.count as u128;
+        if members > MAX_SETS as u128 {
+            return Err(EnsembleError::TooMany { members });
+        }
+        if self.threads == Some(0) {
+            return Err(EnsembleError::NoThreads);
+        }
+        for (i, &p) in self.quantiles.iter().enumerate() {
+            if !(0.0..=1.0).contains(&p) {
+                return Err(EnsembleError::BadQuantile { p });
+            }
+            if self.quantiles[..i].contains(&p) {
+                return Err(EnsembleError::DuplicateQuantile { p });
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds and runs member `i`, collecting its samples on `grid` when given.
+    fn run_member(
+        &self,
+        i: usize,
+        grid: Option<GridSpec>,
+        first: &ModelInfo,
+    ) -> Result<grid::MemberOut, EnsembleError> {
+        let params = self.member_params(i).unwrap_or_default();
+        let model = (self.factory)(&params).map_err(|message| EnsembleError::Factory {
+            params: params.to_string(),
+            message,
+        })?;
+        let run_error = |source| EnsembleError::Run {
+            member: i,
+            params: params.to_string(),
+            source,
+        };
+        let sim = Simulation::new(model, &self.member_options(i)).map_err(run_error)?;
+        let own = sim.info();
+        if own.dim != first.dim || own.observes.len() != first.observes.len() {
+            return Err(EnsembleError::Mismatch {
+                member: i,
+                params: params.to_string(),
+                problem: format!(
+                    "{} state slots and {} observes instead of {} and {}",
+                    own.dim,
+                    own.observes.len(),
+                    first.dim,
+                    first.observes.len()
+                ),
+            });
+        }
+        // A member on another grid (its own settings differ) leaves no series.
+        let on_grid = grid.is_none() || GridSpec::of(&sim) == grid;
+        let mut sink = GridSink::new(grid.filter(|_| on_grid));
+        let end = sim.run(&mut sink).map_err(run_error)?;
+        let member = MemberResult {
+            index: i,
+            params,
+            end,
+        };
+        Ok(sink.finish(member, on_grid))
+    }
+}

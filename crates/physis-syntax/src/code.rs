@@ -1,0 +1,276 @@
+//! Diagnostic codes and their long explanations (what `physis explain CODE` prints).
+//!
+//! PH00xx are syntax errors, PH01xx the manual's model errors, PH02xx names, dimensions and
+//! other checks of expressions. Each entry carries a complete example file that triggers the
+//! code; a test in physis-check runs every example and demands that code.
+
+use std::fmt;
+
+macro_rules! codes {
+    ($($(#[$doc:meta])* $variant:ident = $text:literal, $title:literal, $explain:literal, $example:literal;)*) => {
+        /// A stable diagnostic code such as `PH0104`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Code {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in numeric order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The code as printed: `PH0104`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $text,)* }
+            }
+
+            /// One-line summary.
+            pub fn title(self) -> &'static str {
+                match self { $(Code::$variant => $title,)* }
+            }
+
+            /// A paragraph on what the code means and how to fix it.
+            pub fn explanation(self) -> &'static str {
+                match self { $(Code::$variant => $explain,)* }
+            }
+
+            /// A small complete file that triggers the code.
+            pub fn example(self) -> &'static str {
+                match self { $(Code::$variant => $example,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    /// A character that starts no token.
+    UnexpectedChar = "PH0001", "unexpected character",
+    "The lexer met a character that begins no token of the language. Operators have Unicode and \
+ASCII spellings (`≔` or `:=`, `·` or `*`, `∧` or `and`); other symbols are not part of Physis.",
+    "simulate Fall {\n  state y : Length = 10 m $\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
+    /// A token where the grammar expects something else.
+    UnexpectedToken = "PH0002", "unexpected token",
+    "The parser expected one thing and found another. The message says what was expected; the \
+rest of the clause is skipped and checking goes on with the next line.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = * 2\n  stop when y < 0 m\n}\n";
+    /// An opening bracket with no closing one.
+    UnclosedDelimiter = "PH0003", "unclosed delimiter",
+    "A `(`, `[` or `{` was opened and never closed. Inside brackets a clause may span lines, so the \
+error is reported where the parser gave up, with the opening bracket as a second label.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = (-1 m/s\n  stop when y < 0 m\n}\n";
+    /// Expressions nested deeper than the parser's limit.
+    TooDeep = "PH0004", "nesting too deep",
+    "An expression nests brackets or operators more than 256 levels deep. The parser refuses it \
+rather than risk its stack; split the expression with observe clauses or simplify it.",
+    "";
+    /// A number that does not fit a 64-bit float.
+    BadNumber = "PH0005", "malformed number",
+    "A numeric literal is malformed or out of the range of a 64-bit float (beyond about 1.8e308).",
+    "simulate Fall {\n  state y : Length = 1e999 m\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
+    /// A line that starts with no clause keyword.
+    UnknownClause = "PH0006", "unknown clause",
+    "Inside `simulate` every line starts with a clause keyword: param, state, law, integrate, \
+record, observe, stop, run, lagrangian, hamiltonian, dissipation, effort, conserve, grid, field, \
+boundary, on or noise. At the top level only `open`, `simulate` and `scheme` are allowed.",
+    "simulate Fall {\n  state y : Length = 10 m\n  velocity y = -1 m/s\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
+    /// PH0101.
+    StateLaw = "PH0101", "a state without exactly one law",
+    "Every state needs exactly one law: `law y' = e` for a first-order state, `law y'' = e` for a \
+state with a velocity state `y'`, or a lagrangian or hamiltonian that moves it. A law must name a \
+declared state, and a second-order law needs the velocity state `state y' : ... = ...` for its \
+initial velocity.",
+    "simulate Fall {\n  state y : Length = 10 m\n  state z : Length = 0 m\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
+    /// PH0102.
+    SecondOrderScheme = "PH0102", "a law a second-order scheme cannot step",
+    "verlet, leapfrog and any scheme binding nextX and nextV step x'' = a(t, x): every law must be \
+second order, and the acceleration may not read a velocity (no damping, no dissipation). Use a \
+first-order scheme such as rk4 for such models.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  integrate verlet step 1 ms\n  stop when y < 0 m\n}\n";
+    /// PH0103.
+    MissingStep = "PH0103", "a fixed-step scheme with no step",
+    "A scheme without an adaptive order (euler, midpoint, rk4, verlet, leapfrog, backwardEuler, \
+crankNicolson, eulerMaruyama, or a user scheme without `<order>`) needs `step Δ` in its \
+integrate clause.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  integrate rk4\n  stop when y < 0 m\n}\n";
+    /// PH0104.
+    NoStop = "PH0104", "no stop condition",
+    "A simulation must say when it ends: add at least one `stop when c` clause, for example \
+`stop when t ≥ 10 s`.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n}\n";
+    /// PH0105.
+    SchemeShape = "PH0105", "a scheme that reads what it may not or binds the wrong outputs",
+    "A first-order scheme reads t, h, y and f(·,·) and binds `next`; a second-order one reads t, h, \
+x, v and a(·,·) and binds nextX and nextV; a stochastic one may also read g(·,·) and dW. An \
+adaptive scheme (`scheme name <order>`) also binds `error`. Inputs may not be rebound.",
+    "scheme bad {\n  next ≔ x + h·f(t, y)\n}\n";
+    /// PH0106.
+    SymbolicExtent = "PH0106", "a symbolic extent",
+    "The size of a vector or grid must be a whole number literal (`Length[3]`), not a name: sizes \
+are fixed when the model is built.",
+    "simulate Fall {\n  state y : Length[n] = 10 m\n  law y' = -1 m/s\n  stop when t > 1 s\n}\n";
+    /// PH0107.
+    SchemeNotInScope = "PH0107", "a scheme not in scope",
+    "The integrate clause names a scheme that is neither built in (euler, midpoint, rk4, rk45, \
+verlet, leapfrog, backwardEuler, crankNicolson, eulerMaruyama) nor declared with `scheme` in the \
+file.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  integrate rk5 tolerance 1e-6\n  stop when y < 0 m\n}\n";
+    /// PH0108.
+    RunOverride = "PH0108", "a run overriding no param",
+    "`run Name with p = v` may only set declared params; states, constants and unknown names cannot \
+be overridden.",
+    "simulate Fall {\n  param v : Velocity = 1 m/s\n  state y : Length = 10 m\n  law y' = -v\n  stop when y < 0 m\n  run Fast with w = 2 m/s\n}\n";
+    /// PH0109.
+    ShapeMismatch = "PH0109", "shapes that do not fit",
+    "Quantities combined component by component must have the same size; an index must lie inside \
+the vector; observes and stop conditions are single numbers; a value must have the shape of what \
+it initialises.",
+    "simulate Fall {\n  state x : Length[2] = [0 m, 0 m, 0 m]\n  law x' = [1 m/s, 0 m/s]\n  stop when t > 1 s\n}\n";
+    /// PH0110.
+    BadSetting = "PH0110", "a setting of the wrong dimension, or a param default that is not a constant",
+    "step and record every are times, tolerance is a pure number, limit and seed are whole numbers. \
+A param's default must be a constant: numbers with units and named constants, not other params, \
+states or t.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  integrate rk4 step 1 m\n  stop when y < 0 m\n}\n";
+    /// PH0111.
+    DuplicateSimulation = "PH0111", "a simulation named like another generated class",
+    "Each simulation becomes a generated type; two simulations (also `v₀` and `v0` spellings of one \
+name) cannot share a name, and names of the runtime's own types (Params, Run, Sample, Reason, \
+Ensemble, Model) are taken.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  stop when y < 0 m\n}\nsimulate Fall {\n  state y : Length = 10 m\n  law y' = -2 m/s\n  stop when y < 0 m\n}\n";
+    /// PH0112.
+    NotDifferentiable = "PH0112", "a derivative the calculus laws do not take",
+    "A lagrangian, hamiltonian or dissipation is differentiated symbolically; functions with no \
+derivative rule (abs, min, max, sign, floor, ceil, maxAbs and the grid operators) cannot appear \
+in them.",
+    "simulate Slide {\n  param m : Mass = 1 kg\n  state s : Length = 0 m\n  state s' : Velocity = 1 m/s\n  lagrangian ≔ 0.5·m·abs(s')·s'\n  stop when t ≥ 1 s\n}\n";
+    /// PH0113.
+    GridOperator = "PH0113", "a grid operator on something that is not a field, or a field with no grid",
+    "dx, dy, laplacian, the one-sided differences and boundary clauses act on fields; a field needs \
+a grid clause in its simulation.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s·dx(y)\n  stop when y < 0 m\n}\n";
+    /// PH0114.
+    Noise = "PH0114", "a law not linear in its noise, or noise under a non-stochastic scheme",
+    "A law with noise must be affine in it (drift + diffusion·w), so that the build can split drift \
+and diffusion; it must be integrated with a stochastic scheme such as eulerMaruyama; noise may only \
+appear in laws.",
+    "simulate Walk {\n  state v : Velocity = 0 m/s\n  noise w\n  law v' = 1 m/s·w·w\n  integrate eulerMaruyama step 1 ms\n  stop when t ≥ 1 s\n}\n";
+    /// PH0115.
+    NothingToMove = "PH0115", "a lagrangian or hamiltonian with nothing to move",
+    "A lagrangian moves the states that have a velocity state (`state q' : ...`); a hamiltonian \
+moves the pairs declared `state p : Momentum conjugate q = ...`. Without them there is nothing to \
+move.",
+    "simulate Idle {\n  param m : Mass = 1 kg\n  state s : Length = 0 m\n  law s' = 1 m/s\n  lagrangian ≔ 0.5·m·(1 m/s)²\n  stop when t ≥ 1 s\n}\n";
+    /// PH0116.
+    ConserveUnknown = "PH0116", "a conserve naming no observed column",
+    "`conserve o within ε` watches an observe; declare `observe o ≔ ...` first.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  conserve energy within 1e-6\n  stop when y < 0 m\n}\n";
+    /// PH0117.
+    Effort = "PH0117", "a dissipation or effort out of place",
+    "dissipation and effort extend a lagrangian (effort also a hamiltonian; dissipation not). An \
+effort names one coordinate (a state with a velocity state, or a conjugate coordinate), at most \
+once, and has its size.",
+    "simulate Push {\n  param F : Force = 1 N\n  state s : Length = 0 m\n  law s' = 1 m/s\n  effort s ≔ F\n  stop when t ≥ 1 s\n}\n";
+    /// Unknown name.
+    UnknownName = "PH0201", "unknown name",
+    "The name is not a param, state, observe-free expression name, grid coordinate, field, noise, \
+constant of Physis.Constants or built-in function. `t` is the time; `y'` is the rate or velocity \
+of state y. ASCII spellings are accepted: `v0` for `v₀`.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -v\n  stop when y < 0 m\n}\n";
+    /// Duplicate declaration.
+    Duplicate = "PH0202", "declared twice",
+    "A name is declared twice in one simulation or scheme, or a clause that may appear once \
+(integrate, record, lagrangian, hamiltonian, dissipation, a field's boundary) appears twice.",
+    "simulate Fall {\n  state y : Length = 10 m\n  state y : Length = 5 m\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
+    /// Operands of different dimensions.
+    DimensionMismatch = "PH0203", "dimension mismatch",
+    "Sums, differences, comparisons, min/max and vector literals need operands of one dimension: a \
+Length cannot be added to a Time.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s + 1 s\n  stop when y < 0 m\n}\n";
+    /// An expression of the wrong dimension for its place.
+    WrongDimension = "PH0204", "wrong dimension",
+    "The expression has a dimension other than its place requires: a state's value has the state's \
+kind, a first-order law's rate that kind per time, a second-order law that kind per time squared, \
+a lagrangian is an Energy, a dissipation a Power, an effort on q an Energy per [q].",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m\n  stop when y < 0 m\n}\n";
+    /// Unknown unit.
+    UnknownUnit = "PH0205", "unknown unit",
+    "The unit after a number is not in the catalog. Units are SI symbols with prefixes (m, km, ms, \
+kg, N, J, W, V, A, Ω, Hz, K, rad, deg, ...) combined with `·`, `*`, `/` and powers.",
+    "simulate Fall {\n  state y : Length = 10 furlong\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
+    /// Unknown quantity kind.
+    UnknownKind = "PH0206", "unknown quantity kind",
+    "Declarations name a quantity kind such as Length, Velocity, Angle, MomentOfInertia or \
+Dimensionless.",
+    "simulate Fall {\n  state y : Lenght = 10 m\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
+    /// Wrong use of a built-in function or power.
+    BadArgument = "PH0207", "bad argument",
+    "A function got the wrong number of arguments or an argument of the wrong dimension (sin, cos, \
+exp, log need pure numbers; an exponent must be a pure number, and a constant when its base has \
+a dimension).",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s·sin(y)\n  stop when y < 0 m\n}\n";
+    /// Calling something that is not a function.
+    NotAFunction = "PH0208", "not a function",
+    "Only built-in functions can be called (sin, cos, sqrt, norm, dot, cross, laplacian, ...); a \
+name followed by `(` that is a quantity, or no function at all, is an error.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s·foo(y)\n  stop when y < 0 m\n}\n";
+    /// A clause reading something it may not read.
+    MisplacedRead = "PH0209", "a clause reads what it may not",
+    "Initial values may read params, constants and grid coordinates, not states or t; laws may not \
+read rates (y' of a first-order state); `hamiltonian` in an expression needs a lagrangian or \
+hamiltonian clause.",
+    "simulate Fall {\n  state y : Length = 10 m\n  state z : Length = y\n  law y' = -1 m/s\n  law z' = 1 m/s\n  stop when y < 0 m\n}\n";
+    /// A reset or assignment target that is not a state.
+    NotAState = "PH0210", "not a state",
+    "An event resets states (`on c do y' ≔ −e·y'`), an effort names a coordinate and a boundary a \
+field; the named thing is something else.",
+    "simulate Fall {\n  param e : Dimensionless = 0.5\n  state y : Length = 10 m\n  law y' = -1 m/s\n  on y < 5 m do e ≔ 1\n  stop when y < 0 m\n}\n";
+    /// Unknown module in `open`.
+    UnknownModule = "PH0211", "unknown module",
+    "`open` accepts Physis.Constants and Physis.Schemes, which are always in scope anyway; other \
+modules are not known and the open does nothing.",
+    "open Physis.Magic\nsimulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
+    /// Clauses that exclude each other.
+    Conflict = "PH0212", "conflicting clauses",
+    "A simulation moves its states by a lagrangian or by a hamiltonian, not both.",
+    "simulate Both {\n  param m : Mass = 1 kg\n  state s : Length = 0 m\n  state s' : Velocity = 1 m/s\n  state p : Momentum conjugate s = 0 kg·m/s\n  lagrangian ≔ 0.5·m·s'²\n  hamiltonian ≔ p²/(2·m)\n  stop when t ≥ 1 s\n}\n";
+    /// A condition that is not a comparison.
+    NotACondition = "PH0213", "not a condition",
+    "stop when and on take comparisons (`<`, `≤`, `>`, `≥`, `==`, `≠`) joined by ∧, ∨ and ¬; \
+comparisons may not be chained and a quantity alone is not a condition.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  stop when y\n}\n";
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Code {
+    /// Look a code up by its text, case-insensitively (`ph0104` works).
+    pub fn from_str_code(text: &str) -> Option<Code> {
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str().eq_ignore_ascii_case(text.trim()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_ordered() {
+        let texts: Vec<_> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        let mut sorted = texts.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(texts, sorted);
+        for n in 101..=117 {
+            let text = format!("PH0{n}");
+            assert!(Code::from_str_code(&text).is_some(), "{text} missing");
+        }
+        assert_eq!(Code::from_str_code("ph0104"), Some(Code::NoStop));
+    }
+}
