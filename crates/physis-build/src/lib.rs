@@ -55,7 +55,10 @@ impl std::fmt::Debug for BuildError {
         write!(f, "{self}")?;
         if let BuildError::Model(EmitError::Check { file, errors, .. }) = self {
             let s = if *errors == 1 { "" } else { "s" };
-            write!(f, "\nerror: could not compile {file} due to {errors} error{s}")?;
+            write!(
+                f,
+                "\nerror: could not compile {file} due to {errors} error{s}"
+            )?;
         }
         Ok(())
     }
@@ -90,6 +93,7 @@ pub struct Builder {
     skip_unsupported: bool,
     registry: bool,
     cargo: bool,
+    warn_skipped: bool,
 }
 
 impl Default for Builder {
@@ -109,6 +113,7 @@ impl Builder {
             skip_unsupported: false,
             registry: false,
             cargo: true,
+            warn_skipped: true,
         }
     }
 
@@ -134,6 +139,13 @@ impl Builder {
     /// Leave out, with a cargo warning, models using features the IR cannot lower yet.
     pub fn skip_unsupported(mut self, on: bool) -> Self {
         self.skip_unsupported = on;
+        self
+    }
+
+    /// Report each model left out by [`Builder::skip_unsupported`] as a cargo warning
+    /// (default on).
+    pub fn warn_skipped(mut self, on: bool) -> Self {
+        self.warn_skipped = on;
         self
     }
 
@@ -192,7 +204,7 @@ impl Builder {
         for w in &generated.warnings {
             notes.extend(w.lines().map(|l| format!("cargo:warning={l}")));
         }
-        for s in &generated.skipped {
+        for s in generated.skipped.iter().filter(|_| self.warn_skipped) {
             notes.push(format!(
                 "cargo:warning={}: simulation `{}` skipped: {} cannot be compiled to Rust yet",
                 s.file, s.model, s.feature

@@ -112,9 +112,15 @@ fn a_model_error_fails_with_the_diagnostics_of_physis_check() {
     let name = broken.display().to_string();
     let expected = physis_syntax::render::render_text(&checked.diagnostics, &name, BROKEN);
     assert!(shown.starts_with(&expected), "{shown}\n---\n{expected}");
-    assert!(shown.contains("error[PH0109]") || shown.contains("error[PH"), "{shown}");
+    assert!(
+        shown.contains("error[PH0109]") || shown.contains("error[PH"),
+        "{shown}"
+    );
     assert!(shown.contains("broken.hph"), "{shown}");
-    assert!(shown.contains("law x' = 2 m"), "the line is quoted: {shown}");
+    assert!(
+        shown.contains("law x' = 2 m"),
+        "the line is quoted: {shown}"
+    );
     assert!(shown.ends_with("due to 1 error"), "{shown}");
     assert!(!tmp.path().join("models.rs").exists());
 }

@@ -25,6 +25,8 @@ enum Command {
     Run(cmd::run::Args),
     /// Print the equations of motion derived from a lagrangian or hamiltonian.
     Derive(cmd::derive::Args),
+    /// Print the Rust source the build step generates for a file's simulations.
+    Emit(cmd::emit::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,5 +36,6 @@ fn main() -> ExitCode {
         Command::Explain(args) => cmd::explain::run(&args),
         Command::Run(args) => cmd::run::run(&args),
         Command::Derive(args) => cmd::derive::run(&args),
+        Command::Emit(args) => cmd::emit::run(&args),
     }
 }

@@ -209,11 +209,11 @@ fn hoist_block(
     let mut slots = vec![None; n];
     let mut fresh = root.to_vec();
     for i in 0..n {
-        if root[i] {
-            if let Some(slot) = hoist.memo.get(&canon[i]) {
-                slots[i] = Some(*slot);
-                fresh[i] = false;
-            }
+        if root[i]
+            && let Some(slot) = hoist.memo.get(&canon[i])
+        {
+            slots[i] = Some(*slot);
+            fresh[i] = false;
         }
     }
     let mut need = fresh.clone();

@@ -26,13 +26,8 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
     });
     let noises = usize_lit(info.noises);
     let sc = &info.scheme;
-    let (sname, order, adaptive, implicit, stochastic) = (
-        &sc.name,
-        sc.order,
-        sc.adaptive,
-        sc.implicit,
-        sc.stochastic,
-    );
+    let (sname, order, adaptive, implicit, stochastic) =
+        (&sc.name, sc.order, sc.adaptive, sc.implicit, sc.stochastic);
     let radius = opt_f64(sc.stability_radius);
     let (stages, residual_evals, fsal) = (sc.stages, sc.residual_evals, sc.fsal);
     let st = &info.settings;
@@ -63,7 +58,11 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
             Ok(quote!(#rt::AtomInfo { op: #op, time_only: #time_only }))
         })
         .collect::<Result<Vec<_>, GenError>>()?;
-    let stops = info.stops.iter().map(clause).collect::<Result<Vec<_>, _>>()?;
+    let stops = info
+        .stops
+        .iter()
+        .map(clause)
+        .collect::<Result<Vec<_>, _>>()?;
     let events = info
         .events
         .iter()

@@ -220,6 +220,7 @@ pub fn format(tokens: TokenStream, what: &str) -> Result<String, EmitError> {
         match item {
             syn::Item::Struct(s) => s.attrs.push(names.clone()),
             syn::Item::Impl(i) => i.attrs.push(code.clone()),
+            syn::Item::Const(c) => c.attrs.push(code.clone()),
             _ => {}
         }
     }

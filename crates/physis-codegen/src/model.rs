@@ -299,7 +299,14 @@ impl At {
 }
 
 /// `{ convert each slice to an array (or run `fail`); self.name(args) }`.
-fn invoke(name: &Ident, i: Inputs, at: &At, dim: usize, nw: usize, fail: &TokenStream) -> TokenStream {
+fn invoke(
+    name: &Ident,
+    i: Inputs,
+    at: &At,
+    dim: usize,
+    nw: usize,
+    fail: &TokenStream,
+) -> TokenStream {
     let d = usize_lit(dim);
     let w = usize_lit(nw);
     let mut stmts = Vec::new();
@@ -329,7 +336,14 @@ fn invoke(name: &Ident, i: Inputs, at: &At, dim: usize, nw: usize, fail: &TokenS
 }
 
 /// `step` of an explicit scheme: `next`, then `error` when adaptive, then `f1`.
-fn explicit(step: Inputs, rate: Inputs, adaptive: bool, fsal: bool, dim: usize, nw: usize) -> TokenStream {
+fn explicit(
+    step: Inputs,
+    rate: Inputs,
+    adaptive: bool,
+    fsal: bool,
+    dim: usize,
+    nw: usize,
+) -> TokenStream {
     let d = usize_lit(dim);
     let call = invoke(
         &format_ident!("step_at"),
@@ -361,7 +375,14 @@ fn explicit(step: Inputs, rate: Inputs, adaptive: bool, fsal: bool, dim: usize, 
             y: quote!(&*out.next),
             ..At::step()
         };
-        let rc = invoke(&format_ident!("rate_at"), rate, &at, dim, nw, &quote!(return;));
+        let rc = invoke(
+            &format_ident!("rate_at"),
+            rate,
+            &at,
+            dim,
+            nw,
+            &quote!(return;),
+        );
         quote!(if let Some(f1) = out.f1 {
             let r1 = #rc;
             for (x, s) in f1.iter_mut().zip(r1) { *x = s; }
@@ -400,7 +421,14 @@ fn implicit(
     );
     let jac_body = match jac {
         Some(j) => {
-            let c = invoke(&format_ident!("jacobian_at"), j, &at, dim, nw, &quote!(return false;));
+            let c = invoke(
+                &format_ident!("jacobian_at"),
+                j,
+                &at,
+                dim,
+                nw,
+                &quote!(return false;),
+            );
             quote! {
                 let v = #c;
                 for (x, s) in jac.as_mut_slice().iter_mut().zip(v) { *x = s; }
@@ -408,7 +436,14 @@ fn implicit(
             }
         }
         None => {
-            let c = invoke(&format_ident!("residual_jvp_at"), jvp, &at, dim, nw, &quote!(return false;));
+            let c = invoke(
+                &format_ident!("residual_jvp_at"),
+                jvp,
+                &at,
+                dim,
+                nw,
+                &quote!(return false;),
+            );
             quote! {
                 for c in 0..#d {
                     let mut seed = [0.0f64; #d];

@@ -67,11 +67,11 @@ const SPELLED: &[(char, &str)] = &[
 
 /// Rust keywords (strict and reserved) that cannot name a field or method.
 const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum",
-    "extern", "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod",
-    "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait",
-    "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do",
-    "final", "macro", "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
 ];
 
 /// The ASCII spelling of a model name: subscripts and superscripts become digits, Greek
@@ -116,7 +116,8 @@ pub fn snake(name: &str) -> String {
     let chars: Vec<char> = a.chars().collect();
     for (i, c) in chars.iter().enumerate() {
         if c.is_ascii_uppercase() {
-            let prev_lower = i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
+            let prev_lower =
+                i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
             if prev_lower && !out.ends_with('_') {
                 out.push('_');
             }
@@ -206,7 +207,15 @@ mod tests {
 
     #[test]
     fn literals_read_back_exactly() {
-        for v in [0.1, 1e-300, 2.0 / 3.0, -0.0, 9.80665, f64::MIN_POSITIVE, -5e-324] {
+        for v in [
+            0.1,
+            1e-300,
+            2.0 / 3.0,
+            -0.0,
+            9.80665,
+            f64::MIN_POSITIVE,
+            -5e-324,
+        ] {
             let text = f64_lit(v).to_string().replace([' ', '(', ')'], "");
             let back: f64 = text.trim_end_matches("f64").parse().unwrap();
             assert_eq!(back.to_bits(), v.to_bits(), "{text}");

@@ -132,7 +132,10 @@ impl<'a> Locator<'a> {
             return (0, String::new());
         }
         let line = self.lines.line_col(self.source, span.start as usize).line;
-        let text = span.text(self.source).split_whitespace().collect::<Vec<_>>();
+        let text = span
+            .text(self.source)
+            .split_whitespace()
+            .collect::<Vec<_>>();
         (line, text.join(" "))
     }
 }
@@ -216,7 +219,9 @@ impl Plan {
             .map(|(r, id)| Scenario {
                 method: ident(&id),
                 name: r.name.clone(),
-                params: ir.run_params(&r.name).unwrap_or_else(|| ir.default_params()),
+                params: ir
+                    .run_params(&r.name)
+                    .unwrap_or_else(|| ir.default_params()),
                 doc: format!("The named run {}.", clause(r.span)),
             })
             .collect();

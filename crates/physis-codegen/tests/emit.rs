@@ -33,7 +33,10 @@ fn names_are_ascii_and_docs_name_the_line() {
     assert!(code.contains("`run Steep with α = 70 deg` (line 12)"));
     assert!(code.contains("(p.hph line 2)"));
     assert!(code.contains("impl ::physis_runtime::Model for Projectile"));
-    assert!(code.is_ascii() || code.contains('₀'), "only docs carry the model's spelling");
+    assert!(
+        code.is_ascii() || code.contains('₀'),
+        "only docs carry the model's spelling"
+    );
     // The params are read at run time, never baked into the rate.
     assert!(code.contains("fn bind(p: &[f64; 2])"));
 }
@@ -41,7 +44,10 @@ fn names_are_ascii_and_docs_name_the_line() {
 #[test]
 fn a_model_with_errors_reports_rendered_diagnostics() {
     let err = emit("simulate S {\n  state x : Length = 1 m\n}\n", "s.hph").unwrap_err();
-    let EmitError::Check { rendered, errors, .. } = &err else {
+    let EmitError::Check {
+        rendered, errors, ..
+    } = &err
+    else {
         panic!("{err:?}");
     };
     assert!(*errors >= 1);

@@ -13,7 +13,8 @@
 //!    hash-consing (common subexpressions are shared as they are built).
 //! 2. [`specialise()`] evaluates a scheme body through a [`SchemeCtx`], inlining the
 //!    rate at each `f(t′, y′)` ([`tangent::inline`]), reusing `f0` at `f(t, y)`.
-//! 3. [`tangent`] is forward-mode differentiation of IR: exact Jacobians ([`derive`]).
+//! 3. [`tangent`] is forward-mode differentiation of IR: exact Jacobians ([`derive`]);
+//!    [`sparsity`] finds which inputs each output reads (a grid's sparse Jacobian).
 //! 4. [`assemble`] collects everything into an [`IrModel`].
 //! 5. [`Tape`] compiles a function to flat instructions over one register file;
 //!    [`TapeModel`] implements the driver's model trait with tapes.

@@ -16,7 +16,10 @@
 //! 2. A fixed scheme steps on the grid `t0 + k·h`; an adaptive one uses Hairer's mixed
 //!    RMS error norm, safety 0.9, growth in `[0.2, 10]` (no growth right after a
 //!    rejection), and Hairer's initial step. Implicit schemes are solved by the driver's
-//!    Newton; a failure halves the step.
+//!    Newton; a failure halves the step. A model with a [`SparsePattern`]
+//!    ([`JacobianLayout::Sparse`]) gets a sparse Jacobian (one Jacobian-vector product per
+//!    column colour) solved by the Thomas algorithm when tridiagonal, else faer's sparse
+//!    LU, its factorisation kept across steps of the same size.
 //! 3. A NaN or infinite state or rate, a step below `16·ε·|t|`, 60 rejections in a row or
 //!    Newton failing down to that resolution end the run as `diverged`; `limit` accepted
 //!    steps (default [`DEFAULT_LIMIT`]) as `limit`. Nothing panics.

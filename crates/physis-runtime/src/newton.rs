@@ -103,8 +103,10 @@ impl Newton {
         per_residual: u64,
         evals: &mut u64,
     ) -> bool {
-        // A kept sparse factorisation for this step size is tried first.
-        let reuse = matches!(self.lin, Linear::Sparse { kept: Some(h), .. } if h == args.h);
+        // A kept sparse factorisation for this step size is tried first (a fixed step's
+        // `h` varies in its last bits as the driver steps on the grid `t0 + k·h`).
+        let reuse = matches!(self.lin, Linear::Sparse { kept: Some(h), .. }
+            if (h - args.h).abs() <= 1e-9 * args.h.abs());
         if reuse {
             self.guess.clear();
             self.guess.extend_from_slice(next);

@@ -20,8 +20,15 @@ fn projectile_lands_on_the_drag_parabola() {
         (p.run().unwrap(), Projectile::defaults()),
         (p.steep().unwrap(), ProjectileParams::steep()),
         (
-            p.run_with(ProjectileParams { v0: 50.0, ..Projectile::defaults() }).unwrap(),
-            ProjectileParams { v0: 50.0, ..Projectile::defaults() },
+            p.run_with(ProjectileParams {
+                v0: 50.0,
+                ..Projectile::defaults()
+            })
+            .unwrap(),
+            ProjectileParams {
+                v0: 50.0,
+                ..Projectile::defaults()
+            },
         ),
     ] {
         assert_eq!(run.reason.kind, ReasonKind::When);
@@ -29,7 +36,11 @@ fn projectile_lands_on_the_drag_parabola() {
         assert_eq!(run.reason.line, Some(14));
         let (x, y) = drag_position(params.v0, params.alpha, params.k, run.final_t);
         assert!(y.abs() < 1e-6, "lands at height {y}");
-        assert!((run.final_state.x[0] - x).abs() < 1e-6, "{} vs {x}", run.final_state.x[0]);
+        assert!(
+            (run.final_state.x[0] - x).abs() < 1e-6,
+            "{} vs {x}",
+            run.final_state.x[0]
+        );
         // One column per observe, on the 10 ms grid plus the final sample.
         assert_eq!(run.height.len(), run.time.len());
         assert!((run.time[1] - 0.01).abs() < 1e-15);
@@ -38,7 +49,11 @@ fn projectile_lands_on_the_drag_parabola() {
     }
     assert!((ProjectileParams::steep().alpha - 70f64.to_radians()).abs() < 1e-15);
     let csv = p.run().unwrap().to_csv();
-    assert!(csv.starts_with("t,height,speed\n0.0,0.0,30.0"), "{}", &csv[..40]);
+    assert!(
+        csv.starts_with("t,height,speed\n0.0,0.0,30.0"),
+        "{}",
+        &csv[..40]
+    );
 }
 
 #[test]
@@ -69,7 +84,13 @@ fn lotka_volterra_keeps_its_invariant() {
     let p = LotkaVolterra::defaults();
     let v = |x: f64, y: f64| p.d * x - p.c * x.ln() + p.b * y - p.a * y.ln();
     let run = m
-        .run_configured(p, RunOptions { tolerance: Some(1e-10), ..RunOptions::default() })
+        .run_configured(
+            p,
+            RunOptions {
+                tolerance: Some(1e-10),
+                ..RunOptions::default()
+            },
+        )
         .unwrap();
     assert_eq!(run.final_t, 10.0);
     let drift = v(run.final_state.x, run.final_state.y) - v(1.0, 1.0);
@@ -91,9 +112,16 @@ fn the_example_binary_runs() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_rust-api"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("projectile: when `x[1] < 0 m ∧ t > 0 s` (line 14)"), "{text}");
+    assert!(
+        text.contains("projectile: when `x[1] < 0 m ∧ t > 0 s` (line 14)"),
+        "{text}"
+    );
     assert!(text.contains("projectile, run Steep: lands"), "{text}");
     assert!(text.contains("bouncing ball: "), "{text}");
     assert!(text.contains("lotka-volterra: prey"), "{text}");

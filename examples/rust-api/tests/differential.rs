@@ -1,5 +1,6 @@
 //! Generated code against the tape interpreter, bit for bit: every example model of the
-//! workspace (`examples/*.hph`, compiled into `OUT_DIR/examples.rs` by `build.rs`) is run
+//! workspace (`examples/*.hph`, compiled into `OUT_DIR/examples.rs` by `build.rs`), and the
+//! implicit-scheme models of `tests/models`, is run
 //! both ways with its defaults, every named run and a perturbed parameter set, and every
 //! sample (time, state, observes, kind) and the end (reason, counts) must be identical.
 //! Models the IR cannot lower, or the generator cannot emit, yet are skipped with a note.
@@ -15,8 +16,23 @@ mod examples {
     include!(concat!(env!("OUT_DIR"), "/examples.rs"));
 }
 
-fn example_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+#[allow(dead_code)]
+mod test_models {
+    include!(concat!(env!("OUT_DIR"), "/test_models.rs"));
+}
+
+type Entry = (
+    &'static str,
+    fn(
+        &[f64],
+        &RunOptions,
+        &mut dyn physis_runtime::SampleSink,
+    ) -> Option<Result<RunEnd, physis_runtime::RunError>>,
+);
+
+/// The `.hph` files of a folder relative to the crate, with the registry generated from it.
+fn files(folder: &str) -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -31,8 +47,16 @@ fn same_samples(what: &str, a: &[OwnedSample], b: &[OwnedSample]) {
     for (k, (x, y)) in a.iter().zip(b).enumerate() {
         let bits = |v: &[f64]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
         assert_eq!(x.t.to_bits(), y.t.to_bits(), "{what}: t of sample {k}");
-        assert_eq!(bits(&x.state), bits(&y.state), "{what}: state of sample {k}");
-        assert_eq!(bits(&x.observe), bits(&y.observe), "{what}: observes of sample {k}");
+        assert_eq!(
+            bits(&x.state),
+            bits(&y.state),
+            "{what}: state of sample {k}"
+        );
+        assert_eq!(
+            bits(&x.observe),
+            bits(&y.observe),
+            "{what}: observes of sample {k}"
+        );
         assert_eq!(x.kind, y.kind, "{what}: kind of sample {k}");
     }
 }
@@ -46,7 +70,14 @@ fn same_end(what: &str, a: &RunEnd, b: &RunEnd) {
 #[test]
 fn generated_code_and_interpreter_give_the_same_samples() {
     let mut compared = 0;
-    for path in example_files() {
+    let folders: [(&str, &[Entry]); 2] = [
+        ("../../examples", examples::MODELS),
+        ("tests/models", test_models::MODELS),
+    ];
+    for (path, registry) in folders
+        .iter()
+        .flat_map(|(dir, reg)| files(dir).into_iter().map(move |p| (p, *reg)))
+    {
         let source = std::fs::read_to_string(&path).unwrap();
         let checked = physis_check::check_source(&source);
         assert!(!checked.has_errors(), "{}", path.display());
@@ -64,7 +95,7 @@ fn generated_code_and_interpreter_give_the_same_samples() {
                 eprintln!("note: {} skipped: {e}", m.name);
                 continue;
             }
-            let (_, generated) = examples::MODELS
+            let (_, generated) = registry
                 .iter()
                 .find(|(n, _)| *n == m.name)
                 .unwrap_or_else(|| panic!("{} lowers but was not generated", m.name));
@@ -99,5 +130,5 @@ fn generated_code_and_interpreter_give_the_same_samples() {
             }
         }
     }
-    assert!(compared >= 10, "only {compared} runs compared");
+    assert!(compared >= 20, "only {compared} runs compared");
 }

@@ -132,15 +132,14 @@ pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
         )?),
         None => None,
     };
-    if let Some(h) = step {
-        if !(h > 0.0 && h.is_finite()) {
-            return Err(usage("error: --step must be a positive time"));
-        }
+    if step.is_some_and(|h| !(h > 0.0 && h.is_finite())) {
+        return Err(usage("error: --step must be a positive time"));
     }
-    if let Some(tol) = args.tolerance {
-        if !(tol > 0.0 && tol.is_finite()) {
-            return Err(usage("error: --tolerance must be a positive number"));
-        }
+    if args
+        .tolerance
+        .is_some_and(|tol| !(tol > 0.0 && tol.is_finite()))
+    {
+        return Err(usage("error: --tolerance must be a positive number"));
     }
     let options = RunOptions {
         step,

@@ -1,0 +1,37 @@
+//! `physis emit FILE.hph`: the Rust that `physis-build` generates for the file's models.
+
+use physis_codegen::EmitError;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `physis emit`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The .hph file.
+    file: PathBuf,
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    let name = args.file.display().to_string();
+    let source = match std::fs::read_to_string(&args.file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot read {name}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match physis_codegen::emit(&source, &name) {
+        Ok(code) => {
+            print!("{code}");
+            ExitCode::SUCCESS
+        }
+        Err(EmitError::Check { rendered, .. }) => {
+            eprint!("{rendered}");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! `physis run` as a user meets it: samples, summaries, scenarios, overrides and refusals.
+
+use std::process::Command;
+
+fn physis(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_physis"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("physis runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn summary(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["run", "examples/projectile.hph", "--summary"];
+    all.extend_from_slice(args);
+    let (code, out, err) = physis(&all);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("one JSON object")
+}
+
+/// Flight time of a projectile with linear drag k from the ground at speed v, angle a:
+/// y(t) = (v sin a + g/k)(1 − e^{−kt})/k − g t/k, solved by Newton from the drag-free time.
+fn ground_time(v: f64, a: f64, k: f64) -> f64 {
+    let g = 9.80665;
+    let vy = v * a.sin();
+    let mut t = 2.0 * vy / g;
+    for _ in 0..50 {
+        let y = (vy + g / k) * (1.0 - (-k * t).exp()) / k - g * t / k;
+        let dy = (vy + g / k) * (-k * t).exp() - g / k;
+        t -= y / dy;
+    }
+    t
+}
+
+#[test]
+fn summary_has_the_documented_shape_and_the_closed_form_time() {
+    let s = summary(&[]);
+    assert_eq!(s["simulation"], "Projectile");
+    assert!(s["run"].is_null());
+    assert_eq!(s["reason"]["kind"], "when");
+    assert_eq!(s["reason"]["clause"], "x[1] < 0 m ∧ t > 0 s");
+    assert_eq!(s["reason"]["line"], 14);
+    let t = s["final"]["t"].as_f64().unwrap();
+    let expected = ground_time(30.0, 45f64.to_radians(), 0.1);
+    assert!((t - expected).abs() < 1e-6, "{t} vs {expected}");
+    assert!(s["final"]["observe"]["height"].as_f64().unwrap().abs() < 1e-9);
+    assert_eq!(s["final"]["state"]["x"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn scenarios_and_overrides_change_the_run() {
+    let steep = summary(&["--run", "Steep"]);
+    assert_eq!(steep["run"], "Steep");
+    let t = steep["final"]["t"].as_f64().unwrap();
+    assert!((t - ground_time(30.0, 70f64.to_radians(), 0.1)).abs() < 1e-6);
+    let fast = summary(&["--set", "v0=50 m/s"]);
+    let t = fast["final"]["t"].as_f64().unwrap();
+    assert!((t - ground_time(50.0, 45f64.to_radians(), 0.1)).abs() < 1e-6);
+    let kmh = summary(&["--set", "v₀=180 km/h"]);
+    assert_eq!(kmh["final"]["t"], fast["final"]["t"]);
+}
+
+#[test]
+fn csv_has_time_then_observes_and_is_deterministic() {
+    let (code, out, _) = physis(&["run", "examples/projectile.hph"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().next(), Some("t,height,speed"));
+    assert!(out.lines().count() > 400);
+    let (_, again, _) = physis(&["run", "examples/projectile.hph"]);
+    assert_eq!(out, again);
+    let (code, json, _) = physis(&["run", "examples/projectile.hph", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), out.lines().count() - 1);
+}
+
+#[test]
+fn bad_requests_are_refused_with_reasons() {
+    let (code, _, err) = physis(&["run", "examples/projectile.hph", "--set", "v0=50 s"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("Velocity"), "{err}");
+    let (code, _, err) = physis(&["run", "examples/projectile.hph", "--set", "nope=1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no param `nope`"), "{err}");
+    let (code, _, err) = physis(&["run", "examples/projectile.hph", "--run", "Nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("Steep"), "{err}");
+    let (code, _, _) = physis(&["run", "examples/missing.hph"]);
+    assert_eq!(code, 2);
+    let (code, _, _) = physis(&["run", "examples/projectile.hph", "--step", "-1 s"]);
+    assert_eq!(code, 2);
+}
