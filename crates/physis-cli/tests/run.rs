@@ -95,3 +95,24 @@ fn bad_requests_are_refused_with_reasons() {
     let (code, _, _) = physis(&["run", "examples/projectile.hph", "--step", "-1 s"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn check_reports_what_only_the_derivation_sees() {
+    let dir = std::env::temp_dir().join(format!("physis-check-derive-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("unread.hph");
+    std::fs::write(
+        &file,
+        "simulate Loose {\n  param m : Mass = 1 kg\n  state q : Length = 0 m\n  state q' : Velocity = 0 m/s\n  state r : Length = 0 m\n  state r' : Velocity = 1 m/s\n  lagrangian := 0.5*m*q'^2\n  integrate rk4 step 1 ms\n  stop when t >= 1 s\n}\n",
+    )
+    .unwrap();
+    let (code, _, err) = physis(&["check", file.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("error[PH0115]"), "{err}");
+    let (code, _, err) = physis(&[
+        "check",
+        "examples/cart_pendulum.hph",
+        "examples/dc_motor.hph",
+    ]);
+    assert_eq!(code, 0, "{err}");
+}

@@ -37,7 +37,19 @@ pub fn run(args: &Args) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let checked = physis_check::check_source(&source);
+        let mut checked = physis_check::check_source(&source);
+        if !checked.has_errors() {
+            // What only the derivation can see (a velocity L never reads, a derived acceleration
+            // that reads velocities under verlet, a derivative the rules cannot take) is a
+            // model error too, so `check` reports it as `run` would.
+            for model in &checked.program.models {
+                if let Err(physis_ir::LowerError::Symbolic { diagnostic }) =
+                    physis_ir::lower_with_source(model, &source)
+                {
+                    checked.diagnostics.push(*diagnostic);
+                }
+            }
+        }
         failed |= checked.has_errors();
         match args.format {
             Format::Text => eprint!("{}", render_text(&checked.diagnostics, &name, &source)),
