@@ -8,11 +8,11 @@ use physis_runtime::Clause;
 
 use super::expr::{self, Ctx, Reads};
 use super::grid::{GridCx, to_field};
-use super::{LowerError, invalid, model_info, scheme_def};
+use super::{LowerError, invalid, model_info, params_and_runs, scheme_def};
 use crate::builder::Builder;
 use crate::ir::{Source, ValueId};
 use crate::layout::{Dynamics, Layout};
-use crate::model::{IrModel, ModelSpec, NamedRun, ParamSpec, ResetSpec, assemble};
+use crate::model::{IrModel, ModelSpec, ResetSpec, assemble};
 
 /// Lowers a checked model that declares a grid.
 pub(super) fn lower(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerError> {
@@ -220,28 +220,7 @@ pub(super) fn lower(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, L
             st.shape = g.shape();
         }
     }
-    let params = m
-        .params
-        .iter()
-        .zip(&param_off)
-        .map(|(p, off)| ParamSpec {
-            name: p.key.clone(),
-            offset: *off,
-            default: p.default.components().to_vec(),
-        })
-        .collect();
-    let runs = m
-        .runs
-        .iter()
-        .map(|r| NamedRun {
-            name: r.name.clone(),
-            overrides: r
-                .overrides
-                .iter()
-                .map(|(id, v)| (id.0, v.components().to_vec()))
-                .collect(),
-        })
-        .collect();
+    let (params, runs) = params_and_runs(m, &param_off);
     let def = scheme_def(&m.integrate.scheme)?;
     let spec = ModelSpec {
         info,

@@ -305,10 +305,30 @@ fn lower_inner(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerE
         &observe,
         &margins,
     );
+    let (params, runs) = params_and_runs(m, &param_off);
+    let def = scheme_def(&m.integrate.scheme)?;
+    let spec = ModelSpec {
+        info,
+        params,
+        runs,
+        dynamics,
+        initial,
+        margins,
+        observe,
+        resets,
+    };
+    Ok(assemble(spec, &def)?)
+}
+
+/// The parameter slots and named runs of a model, shared by every lowering path.
+pub(super) fn params_and_runs(
+    m: &CheckedModel,
+    param_off: &[u32],
+) -> (Vec<ParamSpec>, Vec<NamedRun>) {
     let params = m
         .params
         .iter()
-        .zip(&param_off)
+        .zip(param_off)
         .map(|(p, off)| ParamSpec {
             name: p.key.clone(),
             offset: *off,
@@ -327,18 +347,7 @@ fn lower_inner(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerE
                 .collect(),
         })
         .collect();
-    let def = scheme_def(&m.integrate.scheme)?;
-    let spec = ModelSpec {
-        info,
-        params,
-        runs,
-        dynamics,
-        initial,
-        margins,
-        observe,
-        resets,
-    };
-    Ok(assemble(spec, &def)?)
+    (params, runs)
 }
 
 fn size(shape: Shape) -> Result<usize, LowerError> {
