@@ -164,6 +164,18 @@ fn cases() -> Vec<(String, &'static str, Value)> {
         .collect();
     let crowd_args = json!({"world": crowd, "dt": q("1", "s"), "steps": 1});
     add(r(29, "simulate", crowd_args), "too_many_particles");
+    // 256 particles × 65,537 steps × 64 bits is one step's worth over the 2³⁰ budget.
+    let crowd: Vec<Value> = (0..256)
+        .map(|i| particle(&format!("p{i}"), "1", ["0", "0", "0"], ["0", "0", "0"]))
+        .collect();
+    add(
+        r(
+            29,
+            "simulate",
+            json!({"world": crowd, "dt": q("1", "s"), "steps": 65_537}),
+        ),
+        "work_limit_exceeded",
+    );
     add(
         r(30, "analyze_sphere_contacts", json!({"spheres": world(92)})),
         "too_many_pairs",
@@ -285,7 +297,7 @@ fn every_error_code_is_distinct_keeps_the_id_and_does_not_stop_the_server() {
     for c in &protocol {
         assert!(seen.contains(c), "no test input produced `{c}`");
     }
-    assert_eq!(seen.len(), 40, "{seen:?}");
+    assert_eq!(seen.len(), 41, "{seen:?}");
 }
 
 fn centl_protocol_codes() -> Vec<&'static str> {

@@ -185,6 +185,18 @@ pub enum ProtocolError {
         /// The limit in force.
         limit: u64,
     },
+    /// A simulation whose work (particles × steps × state bits) exceeds the budget: refused
+    /// before the first step when even the smallest state would exceed it, otherwise
+    /// stopped after the step that did.
+    #[error("the simulation needs {work} bit-steps by step {step}; the budget is {limit}")]
+    WorkLimitExceeded {
+        /// Work counted (or, at step 0, the least work the request would need).
+        work: u64,
+        /// The step after which the budget ran out (0 when refused up front).
+        step: u64,
+        /// The budget in force.
+        limit: u64,
+    },
     /// A rational produced while computing grew past the bit limit; work stopped there.
     #[error("a rational grew to {bits} bits at step {step}; the limit is {limit} bits")]
     RationalTooLarge {
@@ -244,6 +256,7 @@ impl ProtocolError {
             ProtocolError::TooManyPairs { .. } => "too_many_pairs",
             ProtocolError::TooManySamples { .. } => "too_many_samples",
             ProtocolError::RationalTooLarge { .. } => "rational_too_large",
+            ProtocolError::WorkLimitExceeded { .. } => "work_limit_exceeded",
             ProtocolError::Physics { source, .. } => source.code(),
         }
     }
@@ -298,6 +311,11 @@ impl ProtocolError {
             }
             ProtocolError::TooManySamples { samples, limit } => {
                 put("samples", json!(samples));
+                put("limit", json!(limit));
+            }
+            ProtocolError::WorkLimitExceeded { work, step, limit } => {
+                put("work", json!(work));
+                put("step", json!(step));
                 put("limit", json!(limit));
             }
             ProtocolError::RationalTooLarge { bits, step, limit } => {
@@ -360,4 +378,5 @@ pub const PROTOCOL_CODES: &[&str] = &[
     "too_many_pairs",
     "too_many_samples",
     "rational_too_large",
+    "work_limit_exceeded",
 ];

@@ -25,7 +25,16 @@ pub struct Limits {
     pub max_sphere_pairs: u64,
     /// Most trajectory samples one simulation may return.
     pub max_trajectory_samples: u64,
+    /// Most work one simulation may do, in bit-steps: each step costs the number of
+    /// particles times the bits of the largest rational in the state (at least
+    /// [`MIN_STEP_BITS`]). Steps × particles bound the count of operations and the bit
+    /// limit bounds their size, but together they still allow hours of arithmetic; this
+    /// budget bounds the product, deterministically (no clock involved).
+    pub max_work_bit_steps: u64,
 }
+
+/// The bits a particle's step is charged at least, so small states still cost something.
+pub const MIN_STEP_BITS: u64 = 64;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -38,6 +47,7 @@ impl Default for Limits {
             max_particles: centl_physics::MAX_WORLD_PARTICLES,
             max_sphere_pairs: 4_096,
             max_trajectory_samples: 10_000,
+            max_work_bit_steps: 1 << 30,
         }
     }
 }

@@ -131,6 +131,51 @@ mod tests {
         assert_eq!(r[1]["ok"], true);
     }
 
+    fn gravity_world(particles: usize, steps: u64, dt: &str) -> Vec<u8> {
+        let p: Vec<String> = (0..particles)
+            .map(|i| {
+                format!(
+                    r#"{{"id":"p{i}","mass":{{"value":"1","unit":"kg"}},"position":{{"value":["0","0","0"],"unit":"m"}},"velocity":{{"value":["0","0","0"],"unit":"m/s"}}}}"#
+                )
+            })
+            .collect();
+        format!(
+            r#"{{"v":1,"id":1,"action":"simulate","args":{{"world":[{}],"forces":[{{"kind":"gravity","acceleration":{{"value":["0","0","-1"],"unit":"m/s^2"}}}}],"dt":{{"value":"{dt}","unit":"s"}},"steps":{steps}}}}}"#,
+            p.join(",")
+        )
+        .into_bytes()
+    }
+
+    #[test]
+    fn work_budget_is_enforced_up_front_at_its_edge_and_during_the_run() {
+        let limits = Limits {
+            max_work_bit_steps: 2 * 10 * 64,
+            ..Limits::default()
+        };
+        // Exactly at the budget's least cost with small states: runs to the end.
+        let r = run(&gravity_world(2, 10, "1/3"), &limits);
+        assert_eq!(r[0]["ok"], true, "{r:?}");
+        // The same size with a 70-bit time step: accepted up front, then refused part way,
+        // since every step is charged its states' bits (over 64 here).
+        let r = run(&gravity_world(2, 10, "1/1180591620717411303424"), &limits);
+        let e = &r[0]["error"];
+        assert_eq!(e["code"], "work_limit_exceeded", "{r:?}");
+        assert!((1..10).contains(&e["step"].as_u64().unwrap()), "{e}");
+        assert!(e["work"].as_u64().unwrap() > 1280);
+        // One step more: refused before any work.
+        let r = run(&gravity_world(2, 11, "1/3"), &limits);
+        assert_eq!(r[0]["error"]["code"], "work_limit_exceeded");
+        assert_eq!(r[0]["error"]["step"], 0);
+        assert_eq!(r[0]["error"]["work"], 2 * 11 * 64);
+        // A budget that covers the run lets it finish.
+        let roomy = Limits {
+            max_work_bit_steps: 1 << 20,
+            ..Limits::default()
+        };
+        let r = run(&gravity_world(2, 10, "1/1180591620717411303424"), &roomy);
+        assert_eq!(r[0]["ok"], true, "{r:?}");
+    }
+
     #[test]
     fn capped_reader_holds_at_most_the_cap() {
         let mut input = &b"abcdefghij\nxy\n"[..];

@@ -2,7 +2,9 @@
 //!
 //! Every cost known up front (steps, samples, particles) is checked before the first step; the
 //! size of the exact state is checked after every step, so a run whose rationals outgrow the
-//! limit stops with `rational_too_large` at the same step on every machine.
+//! limit stops with `rational_too_large` at the same step on every machine. The work done
+//! (particles × state bits, summed over steps) is held to a budget the same way, refused up
+//! front when even 64-bit states would exceed it (`work_limit_exceeded`).
 
 use crate::model::{self, FORCE_KIND, PARTICLE, ParticleOut, unit};
 use crate::schema::{Field, Kind};
@@ -135,6 +137,18 @@ impl Action for Simulate {
                 },
             ));
         }
+        let particles = world.particles().len() as u64;
+        let least = particles
+            .saturating_mul(steps)
+            .saturating_mul(crate::limits::MIN_STEP_BITS);
+        if least > l.max_work_bit_steps {
+            return Err(ProtocolError::WorkLimitExceeded {
+                work: least,
+                step: 0,
+                limit: l.max_work_bit_steps,
+            });
+        }
+        let mut work: u64 = 0;
         let mut time = Rational::zero();
         let mut trajectory = stride.map(|_| vec![sample(0, &time, &world)]);
         for step in 1..=steps {
@@ -148,6 +162,16 @@ impl Action for Simulate {
                     bits,
                     step,
                     limit: l.max_rational_bits,
+                });
+            }
+            work = work.saturating_add(
+                particles.saturating_mul((bits as u64).max(crate::limits::MIN_STEP_BITS)),
+            );
+            if work > l.max_work_bit_steps {
+                return Err(ProtocolError::WorkLimitExceeded {
+                    work,
+                    step,
+                    limit: l.max_work_bit_steps,
                 });
             }
             if let (Some(t), Some(s)) = (trajectory.as_mut(), stride)
