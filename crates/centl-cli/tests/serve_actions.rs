@@ -414,6 +414,19 @@ fn certificates_for_every_status() {
         "{lo} {hi}"
     );
     assert!(lo <= hi && hi <= r("5"));
+    // The same certificate with its bracket narrowed to 1e-30 s: still a sign change of
+    // f around the root, now at most that wide.
+    let narrow = call(
+        &mut s,
+        "certify_linear_sphere_contact",
+        json!({"first": mover("1"), "second": still(["3", "1", "0"], "1/2"),
+               "duration": q("5", "s"), "bracket_width": q("1e-30", "s")}),
+    );
+    let b = &narrow["first_contact"]["bracket"];
+    let (nlo, nhi) = (rv(&b[0]["value"]), rv(&b[1]["value"]));
+    assert!(f(&nlo) >= Rational::zero() && f(&nhi) <= Rational::zero());
+    assert!(&nhi - &nlo <= r("1/1000000000000000000000000000000"));
+    assert!(lo <= nlo && nhi <= hi);
     let tb: Vec<&str> = c["trust_boundary"]
         .as_array()
         .unwrap()

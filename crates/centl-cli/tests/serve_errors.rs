@@ -212,6 +212,16 @@ fn cases() -> Vec<(String, &'static str, Value)> {
         ),
         "negative_duration",
     );
+    let mover = sphere("a", "1", ["0", "0", "0"], ["1", "0", "0"], "1");
+    let off_axis = sphere("b", "1", ["3", "1", "0"], ["0", "0", "0"], "1/2");
+    let mut narrow = pair_args(mover, off_axis, "5");
+    narrow["bracket_width"] = q("0", "s");
+    add(
+        r(35, "certify_linear_sphere_contact", narrow),
+        "non_positive_width",
+    );
+    // `refinement_too_fine` needs a width below 2^-10000 s ≈ 1e-3010 s, which the
+    // 1,000-digit limit on request numbers already rules out.
     let neg_k = gravity_sim(json!({"forces": [spring(json!({"stiffness": q("-1", "N/m")}))]}));
     add(r(36, "simulate", neg_k), "negative_parameter");
     add(
@@ -297,7 +307,7 @@ fn every_error_code_is_distinct_keeps_the_id_and_does_not_stop_the_server() {
     for c in &protocol {
         assert!(seen.contains(c), "no test input produced `{c}`");
     }
-    assert_eq!(seen.len(), 41, "{seen:?}");
+    assert_eq!(seen.len(), 42, "{seen:?}");
 }
 
 fn centl_protocol_codes() -> Vec<&'static str> {

@@ -32,6 +32,18 @@ pub(crate) const PAIR_ARGS: &[Field] = &[
     ),
 ];
 
+/// The pair arguments plus an optional bracket width.
+const CERTIFY_ARGS: &[Field] = &[
+    PAIR_ARGS[0],
+    PAIR_ARGS[1],
+    PAIR_ARGS[2],
+    Field::opt(
+        "bracket_width",
+        Kind::Quantity(TIME),
+        "positive; narrow an algebraic first-contact bracket to at most this width by exact bisection (at most 10,000 halvings)",
+    ),
+];
+
 /// What the certificate does and does not claim.
 pub(crate) const TRUST_BOUNDARY: &[&str] = &[
     "constant_velocity",
@@ -163,12 +175,34 @@ impl Action for CertifyContact {
     }
 
     fn args(&self) -> &'static [Field] {
-        PAIR_ARGS
+        CERTIFY_ARGS
     }
 
     fn run(&self, args: &Args<'_>) -> Result<Value, ProtocolError> {
         let (a, b, t) = read_pair(args)?;
-        let c = certify_linear_sphere_contact(&a, &b, &t).map_err(pair_error)?;
+        // Read and check the width before any work, whatever the pair turns out to be.
+        let width = match args.get("bracket_width") {
+            Some(v) => {
+                let w = model::time(v, "args.bracket_width", args.limits)?;
+                if !w.value().is_positive() {
+                    return Err(ProtocolError::physics_at(
+                        "args.bracket_width",
+                        centl_physics::PhysicsError::NonPositiveWidth {
+                            width: w.value().clone(),
+                        },
+                    ));
+                }
+                Some(w)
+            }
+            None => None,
+        };
+        let mut c = certify_linear_sphere_contact(&a, &b, &t).map_err(pair_error)?;
+        if let (Some(w), Some(FirstContact::Algebraic(alg))) = (&width, &c.first_contact) {
+            let narrow = alg
+                .refine(w.value())
+                .map_err(|e| ProtocolError::physics_at("args.bracket_width", e))?;
+            c.first_contact = Some(FirstContact::Algebraic(Box::new(narrow)));
+        }
         check_certificate_bits(&c, args.limits)?;
         Ok(to_json(CertificateOut::from(&c)))
     }
