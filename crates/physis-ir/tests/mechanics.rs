@@ -467,6 +467,11 @@ fn derivation_failures_are_diagnostics_with_spans() {
     assert_eq!(diagnostic.code.as_str(), "PH0115");
     let at = diagnostic.primary.span.text(src);
     assert!(at.starts_with("0.5·1 kg·x'²"), "{at}");
+    assert!(
+        diagnostic.message.contains("velocity of `y`"),
+        "{}",
+        diagnostic.message
+    );
 
     // Verlet needs an acceleration that reads no velocity (PH0102).
     let src = "simulate S {

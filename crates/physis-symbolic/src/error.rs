@@ -63,10 +63,12 @@ pub enum SymbolicError {
     },
     /// The mass matrix of a lagrangian is singular for every state: the row of `coordinate`
     /// is identically zero (the lagrangian does not read that velocity).
-    #[error("the lagrangian does not read the velocity of coordinate {coordinate}")]
+    #[error("the lagrangian does not read the velocity of {}", coordinate_name(*coordinate, name))]
     SingularMass {
         /// Index of the coordinate in the order given.
         coordinate: usize,
+        /// The coordinate as written in the model (`θ`, `x[1]`), when known.
+        name: Option<String>,
     },
     /// A list of efforts, conjugates or coordinates of the wrong length.
     #[error("{what}: expected {expected} entries, got {found}")]
@@ -133,4 +135,12 @@ pub enum EvalError {
         /// Its name.
         name: String,
     },
+}
+
+/// `` `θ` `` when the name is known, else `coordinate 2`.
+fn coordinate_name(index: usize, name: &Option<String>) -> String {
+    match name {
+        Some(n) => format!("`{n}`"),
+        None => format!("coordinate {index}"),
+    }
 }

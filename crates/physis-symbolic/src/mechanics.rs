@@ -142,7 +142,10 @@ impl LagrangianSystem {
         }
 
         if let Some(i) = (0..n).find(|i| mass[*i].iter().all(|m| *m == Graph::ZERO)) {
-            return Err(SymbolicError::SingularMass { coordinate: i });
+            return Err(SymbolicError::SingularMass {
+                coordinate: i,
+                name: None,
+            });
         }
         let diagonal = (0..n).all(|i| (0..n).all(|j| i == j || mass[i][j] == Graph::ZERO));
         let acceleration = if diagonal {

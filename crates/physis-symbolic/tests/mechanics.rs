@@ -361,6 +361,9 @@ fn energies_with_kinks_are_refused_unless_asked() {
         .unwrap_err();
     assert_eq!(
         err,
-        physis_symbolic::SymbolicError::SingularMass { coordinate: 0 }
+        physis_symbolic::SymbolicError::SingularMass {
+            coordinate: 0,
+            name: None
+        }
     );
 }

@@ -68,6 +68,20 @@ impl Lowering<'_> {
 
     /// Coordinates a lagrangian moves: states whose velocity state has
     /// [`Motion::Lagrangian`], component by component.
+    /// `x` for a scalar state, `x[1]` for a component of a vector one.
+    fn component_name(&self, q: StateId, c: u32) -> String {
+        let name = self.model.states.get(q.0).map_or("?", |s| s.name.as_str());
+        let len = self
+            .state(q)
+            .and_then(|id| self.graph.symbol_info(id))
+            .map_or(1, |s| s.len);
+        if len > 1 {
+            format!("{name}[{c}]")
+        } else {
+            name.to_string()
+        }
+    }
+
     fn coordinates(&self) -> Moved {
         let mut moved = Moved::default();
         for (i, st) in self.model.states.iter().enumerate() {
@@ -135,7 +149,15 @@ impl Lowering<'_> {
                     sys = sys.with_effort(index, *node);
                 }
             }
-            let equations = sys.derive(&mut self.graph)?;
+            let equations = sys.derive(&mut self.graph).map_err(|e| match e {
+                SymbolicError::SingularMass { coordinate, .. } => SymbolicError::SingularMass {
+                    coordinate,
+                    name: coordinates
+                        .get(coordinate)
+                        .map(|&(q, c)| self.component_name(q, c)),
+                },
+                other => other,
+            })?;
             self.energy = Some(equations.energy);
             return Ok(Some(DerivedMotion::Lagrange {
                 coordinates,
