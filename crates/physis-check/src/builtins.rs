@@ -60,13 +60,13 @@ pub(crate) fn check(cx: &mut Cx<'_>, func: Builtin, args: Vec<Expr>, span: Span)
             (dim, shape)
         }
         Norm => {
-            vector(cx, &fname, a, None)?;
+            sized(cx, &fname, a, None)?;
             (a.dim, Shape::Scalar)
         }
         Dot => {
             let b = &args[1];
-            let n = vector(cx, &fname, a, None)?;
-            vector(cx, &fname, b, Some(n))?;
+            let shape = sized(cx, &fname, a, None)?;
+            sized(cx, &fname, b, Some(shape))?;
             (a.dim * b.dim, Shape::Scalar)
         }
         Cross => {
@@ -146,6 +146,34 @@ fn vector(cx: &mut Cx<'_>, fname: &str, a: &Expr, n: Option<usize>) -> CResult<u
             let want = match n {
                 Some(n) => format!("{n} components"),
                 None => "a vector".into(),
+            };
+            Err(cx.fail(
+                Diagnostic::error(
+                    Code::ShapeMismatch,
+                    a.span,
+                    format!("`{fname}` takes {want}, found {}", shape.describe()),
+                )
+                .with_label(shape.describe()),
+            ))
+        }
+    }
+}
+
+/// Require a vector or a field (of the shape `want` when given): what `norm` and `dot`
+/// reduce. A field is sized by the simulation's one grid, so two fields always fit.
+fn sized(cx: &mut Cx<'_>, fname: &str, a: &Expr, want: Option<Shape>) -> CResult<Shape> {
+    match (a.shape, want) {
+        (Shape::Field, None | Some(Shape::Field)) => {
+            field(cx, fname, a)?;
+            Ok(Shape::Field)
+        }
+        (Shape::Vector(_), None) => Ok(a.shape),
+        (Shape::Vector(m), Some(Shape::Vector(n))) if m == n => Ok(a.shape),
+        (shape, want) => {
+            let want = match want {
+                Some(Shape::Vector(n)) => format!("{n} components"),
+                Some(Shape::Field) => "a field".into(),
+                _ => "a vector or a field".into(),
             };
             Err(cx.fail(
                 Diagnostic::error(

@@ -23,6 +23,8 @@ enum Command {
     Explain(cmd::explain::Args),
     /// Run a simulation; samples as CSV or JSON, or a one-object --summary.
     Run(cmd::run::Args),
+    /// Plot a run to an SVG or PNG image: observes over time, phase plots, fields, ensembles.
+    Plot(cmd::plot::Args),
     /// Print the equations of motion derived from a lagrangian or hamiltonian.
     Derive(cmd::derive::Args),
     /// Print the Rust source the build step generates for a file's simulations.
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cmd::check::run(&args),
         Command::Explain(args) => cmd::explain::run(&args),
         Command::Run(args) => cmd::run::run(&args),
+        Command::Plot(args) => cmd::plot::run(&args),
         Command::Derive(args) => cmd::derive::run(&args),
         Command::Emit(args) => cmd::emit::run(&args),
     }

@@ -116,3 +116,22 @@ fn check_reports_what_only_the_derivation_sees() {
     ]);
     assert_eq!(code, 0, "{err}");
 }
+
+#[test]
+fn greek_params_take_the_ascii_names_of_the_generated_api() {
+    // `α` is `alpha` in generated Rust; the CLI accepts both spellings, same run.
+    let run = |extra: &[&str]| {
+        let mut all = vec!["run", "examples/heated_rod.hph", "--summary"];
+        all.extend_from_slice(extra);
+        let (code, out, err) = physis(&all);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).expect("one JSON object")
+    };
+    let greek = run(&["--set", "α=0.02 m^2/s"]);
+    let ascii = run(&["--set", "alpha=0.02 m^2/s"]);
+    assert_eq!(greek["final"], ascii["final"]);
+    assert_ne!(greek["final"], run(&[])["final"]);
+    let (code, _, err) = physis(&["run", "examples/heated_rod.hph", "--set", "alfa=1 m^2/s"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no param `alfa`"), "{err}");
+}

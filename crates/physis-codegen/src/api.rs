@@ -5,13 +5,21 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::grid_func::STACK_MAX;
+use crate::model::Storage;
 use crate::names::{f64_lit, usize_lit};
 use crate::plan::{Field, Plan};
 
-/// The field's Rust type: `f64` or `[f64; N]`.
+/// True for a field too long for the stack (a grid field): kept in a `Vec`.
+fn long(f: &Field) -> bool {
+    f.len.is_some_and(|n| n > STACK_MAX)
+}
+
+/// The field's Rust type: `f64`, `[f64; N]` or, for a grid field, `Vec<f64>`.
 fn field_ty(f: &Field) -> TokenStream {
     match f.len {
         None => quote!(f64),
+        Some(_) if long(f) => quote!(Vec<f64>),
         Some(n) => {
             let n = usize_lit(n);
             quote!([f64; #n])
@@ -27,6 +35,11 @@ fn read_slots(f: &Field, slice: &TokenStream) -> TokenStream {
     };
     match f.len {
         None => at(f.offset),
+        Some(n) if long(f) => {
+            let (a, z) = (usize_lit(f.offset), usize_lit(f.offset + n));
+            let nl = usize_lit(n);
+            quote!(#slice.get(#a..#z).map_or_else(|| vec![f64::NAN; #nl], <[f64]>::to_vec))
+        }
         Some(n) => {
             let items = (f.offset..f.offset + n).map(at);
             quote!([#(#items),*])
@@ -47,7 +60,7 @@ fn literal(f: &Field, values: &[f64]) -> TokenStream {
 }
 
 /// Every user-facing item of the model.
-pub fn api_items(plan: &Plan, hoisted: usize) -> TokenStream {
+pub fn api_items(plan: &Plan, storage: &Storage) -> TokenStream {
     let Plan {
         ty,
         params_ty,
@@ -60,7 +73,29 @@ pub fn api_items(plan: &Plan, hoisted: usize) -> TokenStream {
     } = plan;
     let rt = quote!(::physis_runtime);
     let np = usize_lit(plan.defaults.len());
-    let nk = usize_lit(hoisted);
+    let nk = usize_lit(storage.hoisted);
+    // A grid model keeps its long arrays on the heap, allocated once per run.
+    let (k_ty, heap_fields, heap_init) = match storage.heap {
+        None => (quote!([f64; #nk]), quote!(), quote!()),
+        Some(h) => {
+            let (nb, ns, d) = (usize_lit(h.regs), usize_lit(h.step_out), usize_lit(h.dim));
+            (
+                quote!(Box<[f64; #nk]>),
+                quote! {
+                    b: Box<[f64; #nb]>,
+                    so: Box<[f64; #ns]>,
+                    seed: Box<[f64; #d]>,
+                    col: Box<[f64; #d]>,
+                },
+                quote! {
+                    b: Self::zeros(),
+                    so: Self::zeros(),
+                    seed: Self::zeros(),
+                    col: Self::zeros(),
+                },
+            )
+        }
+    };
     let name = &plan.name;
     let origin = &plan.origin;
 
@@ -110,10 +145,18 @@ pub fn api_items(plan: &Plan, hoisted: usize) -> TokenStream {
         quote!(#id: #v,)
     });
 
+    // A state with a grid field lives partly on the heap: not `Copy`.
+    let copy = if plan.states.iter().any(long) {
+        quote!()
+    } else {
+        quote!(, Copy)
+    };
+
     // Observes: one field in the sample, one column in the run.
     let o_ids: Vec<_> = plan.observes.iter().map(|f| &f.ident).collect();
     let o_docs: Vec<_> = plan.observes.iter().map(|f| &f.doc).collect();
     let o_idx: Vec<_> = (0..plan.observes.len()).map(usize_lit).collect();
+    let n_obs = usize_lit(plan.observes.len());
     let col_docs = plan
         .observes
         .iter()
@@ -151,7 +194,8 @@ pub fn api_items(plan: &Plan, hoisted: usize) -> TokenStream {
         #[derive(Debug, Clone)]
         pub struct #ty {
             params: #params_ty,
-            k: [f64; #nk],
+            k: #k_ty,
+            #heap_fields
             info: ::std::sync::Arc<#rt::ModelInfo>,
         }
 
@@ -184,7 +228,7 @@ pub fn api_items(plan: &Plan, hoisted: usize) -> TokenStream {
         }
 
         #[doc = #state_doc]
-        #[derive(Debug, Clone, Copy, PartialEq)]
+        #[derive(Debug, Clone #copy, PartialEq)]
         pub struct #state_ty { #(#s_fields)* }
 
         impl #state_ty {
@@ -195,7 +239,7 @@ pub fn api_items(plan: &Plan, hoisted: usize) -> TokenStream {
         }
 
         #[doc = #sample_doc]
-        #[derive(Debug, Clone, Copy, PartialEq)]
+        #[derive(Debug, Clone #copy, PartialEq)]
         pub struct #sample_ty {
             /// Time (s).
             pub t: f64,
@@ -252,6 +296,20 @@ pub fn api_items(plan: &Plan, hoisted: usize) -> TokenStream {
             }
         }
 
+        impl #rt::RunColumns for #run_ty {
+            /// `t` (s), then every observe with its name and SI unit as the model declares
+            /// them; with the runtime's `arrow` feature, `to_record_batch()` makes a frame.
+            fn columns(&self) -> Vec<#rt::ColumnRef<'_>> {
+                let observed: [&[f64]; #n_obs] = [#(&self.#o_ids[..]),*];
+                let mut cols = Vec::with_capacity(#n_obs + 1);
+                cols.push(#rt::ColumnRef { name: "t", unit: "s", values: &self.time[..] });
+                for (o, values) in self.info.observes.iter().zip(observed) {
+                    cols.push(#rt::ColumnRef { name: &o.name, unit: &o.unit, values });
+                }
+                cols
+            }
+        }
+
         /// Collects the columns of a run straight into the typed fields.
         #[derive(Default)]
         struct #columns_ty {
@@ -300,7 +358,7 @@ pub fn api_items(plan: &Plan, hoisted: usize) -> TokenStream {
             pub fn with_params(params: #params_ty) -> Self {
                 let p = params.to_slots();
                 let k = Self::bind(&p);
-                Self { params, k, info: Self::model_info() }
+                Self { params, k, info: Self::model_info(), #heap_init }
             }
 
             /// The declared defaults (update fields with `..Self::defaults()`).

@@ -38,7 +38,8 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    fn has(&self, src: Source) -> bool {
+    /// True when the function may read `src`.
+    pub(crate) fn has(&self, src: Source) -> bool {
         match src {
             Source::T => self.t,
             Source::H => self.h,
@@ -63,28 +64,17 @@ pub struct Hoist {
     /// One block per function, run by the model's `bind`.
     pub blocks: Vec<TokenStream>,
     /// Slot of each hoisted expression (by its text), shared between functions.
-    memo: std::collections::HashMap<String, usize>,
+    pub(crate) memo: std::collections::HashMap<String, usize>,
+    /// Functions hoisted so far (makes keys of unshareable values unique).
+    pub(crate) functions: usize,
+    /// Scratch the hoisting code of grid models needs for long intermediates.
+    pub(crate) scratch: usize,
 }
 
 /// The body of a generated function: statements ending in the `[f64; N]` of its outputs.
 pub fn body(f: &Function, inputs: Inputs, hoist: &mut Hoist) -> Result<TokenStream, GenError> {
-    let n = f.insts.len();
     let stat = static_values(f);
-    // Static values read by dynamic code (or returned) are hoisted.
-    let mut root = vec![false; n];
-    for (i, inst) in f.insts.iter().enumerate() {
-        if !stat[i] {
-            inst.op.for_each_operand(|v| root[v.index()] = true);
-        }
-    }
-    for v in &f.outputs {
-        root[v.index()] = true;
-    }
-    for (i, inst) in f.insts.iter().enumerate() {
-        if !stat[i] || matches!(inst.op, Op::Const(_)) {
-            root[i] = false;
-        }
-    }
+    let root = roots(f, &stat);
     let slots = hoist_block(f, &stat, &root, hoist)?;
     let mut stmts = Vec::new();
     for (i, inst) in f.insts.iter().enumerate() {
@@ -153,8 +143,27 @@ pub fn body(f: &Function, inputs: Inputs, hoist: &mut Hoist) -> Result<TokenStre
     })
 }
 
+/// The static values read by dynamic code or returned: those worth hoisting.
+pub(crate) fn roots(f: &Function, stat: &[bool]) -> Vec<bool> {
+    let mut root = vec![false; f.insts.len()];
+    for (i, inst) in f.insts.iter().enumerate() {
+        if !stat[i] {
+            inst.op.for_each_operand(|v| root[v.index()] = true);
+        }
+    }
+    for v in &f.outputs {
+        root[v.index()] = true;
+    }
+    for (i, inst) in f.insts.iter().enumerate() {
+        if !stat[i] || matches!(inst.op, Op::Const(_)) {
+            root[i] = false;
+        }
+    }
+    root
+}
+
 /// True for values that depend on nothing but constants and parameters.
-fn static_values(f: &Function) -> Vec<bool> {
+pub(crate) fn static_values(f: &Function) -> Vec<bool> {
     let mut stat = vec![false; f.insts.len()];
     for (i, inst) in f.insts.iter().enumerate() {
         stat[i] = match inst.op {
@@ -180,32 +189,7 @@ fn hoist_block(
 ) -> Result<Vec<Option<usize>>, GenError> {
     let n = f.insts.len();
     let plain = vec![false; n];
-    // The expression of each static value in the params alone: the key that shares slots.
-    let mut canon: Vec<String> = vec![String::new(); n];
-    for (i, inst) in f.insts.iter().enumerate() {
-        if !stat[i] {
-            continue;
-        }
-        let opd = |w: ValueId| {
-            let c: TokenStream = canon[w.index()].parse().unwrap_or_default();
-            quote!((#c))
-        };
-        let e = match (&inst.op, inst.ty) {
-            (Op::Load(Source::Param, k), _) => {
-                let k = usize_lit(*k as usize);
-                quote!(p[#k])
-            }
-            (op, Ty::Scalar) => scalar_expr(f, op, &opd, &plain)?,
-            (op, Ty::Array(len)) => array_expr(f, op, len, &opd, &plain)?,
-        };
-        let text = e.to_string();
-        // Long expressions are not worth comparing (and could grow with sharing).
-        canon[i] = if text.len() > 4096 {
-            format!("unique{}_{i}", hoist.blocks.len())
-        } else {
-            text
-        };
-    }
+    let canon = canon_keys(f, stat, hoist);
     let mut slots = vec![None; n];
     let mut fresh = root.to_vec();
     for i in 0..n {
@@ -266,6 +250,41 @@ fn hoist_block(
     Ok(slots)
 }
 
+/// The expression of each static value in the params alone: the key under which hoisted
+/// values are shared between functions. Long expressions, and operations only the grid
+/// back end emits, get a key of their own.
+pub(crate) fn canon_keys(f: &Function, stat: &[bool], hoist: &mut Hoist) -> Vec<String> {
+    hoist.functions += 1;
+    let n = f.insts.len();
+    let plain = vec![false; n];
+    let mut canon: Vec<String> = vec![String::new(); n];
+    for (i, inst) in f.insts.iter().enumerate() {
+        if !stat[i] {
+            continue;
+        }
+        let opd = |w: ValueId| {
+            let c: TokenStream = canon[w.index()].parse().unwrap_or_default();
+            quote!((#c))
+        };
+        let e = match (&inst.op, inst.ty) {
+            (Op::Load(Source::Param, k), _) => {
+                let k = usize_lit(*k as usize);
+                Ok(quote!(p[#k]))
+            }
+            (op, Ty::Scalar) => scalar_expr(f, op, &opd, &plain),
+            (op, Ty::Array(len)) => array_expr(f, op, len, &opd, &plain),
+        };
+        let text = e.map(|e| e.to_string()).unwrap_or_default();
+        // Long expressions are not worth comparing (and could grow with sharing).
+        canon[i] = if text.is_empty() || text.len() > 4096 {
+            format!("unique{}_{i}", hoist.functions)
+        } else {
+            text
+        };
+    }
+    canon
+}
+
 /// An operand inside the hoisting code: constants inline, params from `p`.
 fn static_operand(f: &Function, v: ValueId) -> TokenStream {
     match f.insts[v.index()].op {
@@ -298,7 +317,7 @@ fn operand(f: &Function, v: ValueId, slots: &[Option<usize>]) -> TokenStream {
     }
 }
 
-fn load(src: Source, k: u32) -> TokenStream {
+pub(crate) fn load(src: Source, k: u32) -> TokenStream {
     let k = usize_lit(k as usize);
     match src {
         Source::T => quote!(t),
@@ -342,43 +361,21 @@ fn scalar_expr(
             quote!(#a[#k])
         }
         Op::Reduce(r, a) => {
-            let len = f.ty(*a).len();
             let a = opd(*a);
-            match r {
-                ReduceOp::Sum => quote!(#a.iter().sum::<f64>()),
-                ReduceOp::Mean => {
-                    let n = f64_lit(len as f64);
-                    quote!(#a.iter().sum::<f64>() / #n)
-                }
-                ReduceOp::MaxAbs => quote!({
-                    let mut m = 0.0f64;
-                    let mut nan = false;
-                    for x in #a.iter() {
-                        if x.is_nan() {
-                            nan = true;
-                            break;
-                        }
-                        m = m.max(x.abs());
-                    }
-                    if nan { f64::NAN } else { m }
-                }),
-                other => return Err(unsupported(format!("the reduction {other:?}"))),
-            }
+            // The runtime's kernel, so both back ends reduce in the same order.
+            let r = match r {
+                ReduceOp::Sum => quote!(Sum),
+                ReduceOp::Mean => quote!(Mean),
+                ReduceOp::MaxAbs => quote!(MaxAbs),
+            };
+            quote!(::physis_runtime::kernels::reduce(
+                ::physis_runtime::kernels::ReduceOp::#r,
+                &#a
+            ))
         }
         Op::PickMaxAbs(u, du) => {
             let (u, du) = (opd(*u), opd(*du));
-            let sign = sign(quote!(u[best]));
-            quote!({
-                let u = &#u;
-                let du = &#du;
-                let mut best = 0usize;
-                for (k, x) in u.iter().enumerate() {
-                    if x.abs() > u[best].abs() {
-                        best = k;
-                    }
-                }
-                #sign * du[best]
-            })
+            quote!(::physis_runtime::kernels::pick_max_abs(&#u, &#du))
         }
         other => return Err(unsupported(format!("the scalar operation {other:?}"))),
     })
@@ -431,7 +428,7 @@ fn array_expr(
             let ks = ks.iter().map(|k| usize_lit(*k as usize));
             quote!([#(#a[#ks]),*])
         }
-        Op::Solve(m, b) => solve(opd(*m), opd(*b), len),
+        Op::Solve(m, b) => solve(opd(*m), opd(*b)),
         Op::Stencil(_) => return Err(unsupported("stencils over grid fields".into())),
         other => return Err(unsupported(format!("the array operation {other:?}"))),
     })
@@ -439,7 +436,7 @@ fn array_expr(
 
 /// True when `b` is a parameter-only scalar (not already a constant): binding would make
 /// it a constant and the builder would choose `powi`/`sqrt`/`powf` from its value.
-fn bound_exponent(f: &Function, b: ValueId, stat: &[bool]) -> bool {
+pub(crate) fn bound_exponent(f: &Function, b: ValueId, stat: &[bool]) -> bool {
     stat.get(b.index()).copied().unwrap_or(false)
         && f.ty(b) == Ty::Scalar
         && !matches!(f.insts[b.index()].op, Op::Const(_))
@@ -447,7 +444,7 @@ fn bound_exponent(f: &Function, b: ValueId, stat: &[bool]) -> bool {
 
 /// `a^b` as the builder folds it once `b` is known: `powi` for a whole `|b| ≤ 64`, `sqrt`
 /// for `½`, else `powf`.
-fn pow_bound(a: TokenStream, b: TokenStream) -> TokenStream {
+pub(crate) fn pow_bound(a: TokenStream, b: TokenStream) -> TokenStream {
     quote!({
         let e: f64 = #b;
         if e == e.trunc() && e.abs() <= 64.0 {
@@ -460,69 +457,23 @@ fn pow_bound(a: TokenStream, b: TokenStream) -> TokenStream {
     })
 }
 
-/// `x` with `M·x = b`: Gaussian elimination with partial pivoting, operation for operation
-/// as `physis_ir::eval::solve_in_place`, on stack copies of `M` and `b`.
-fn solve(m: TokenStream, b: TokenStream, len: u32) -> TokenStream {
-    let n = usize_lit(len as usize);
-    let min_pivot = f64_lit(physis_ir::eval::SOLVE_MIN_PIVOT);
+/// `x` with `M·x = b` by the runtime's `scalar::solve_in_place` (the interpreter's solver)
+/// on stack copies of `M` and `b`.
+fn solve(m: TokenStream, b: TokenStream) -> TokenStream {
     quote!({
         let mut a = #m;
         let mut x = #b;
-        let n = #n;
-        let mut singular = false;
-        for k in 0..n {
-            let mut p = k;
-            let mut best = a[k * n + k].abs();
-            for i in k + 1..n {
-                let v = a[i * n + k].abs();
-                if v > best {
-                    best = v;
-                    p = i;
-                }
-            }
-            if !(best >= #min_pivot && best.is_finite()) {
-                singular = true;
-                break;
-            }
-            if p != k {
-                for j in 0..n {
-                    a.swap(k * n + j, p * n + j);
-                }
-                x.swap(k, p);
-            }
-            let d = a[k * n + k];
-            for i in k + 1..n {
-                let l = a[i * n + k] / d;
-                for j in k + 1..n {
-                    a[i * n + j] -= l * a[k * n + j];
-                }
-                x[i] -= l * x[k];
-            }
-        }
-        if singular {
-            [f64::NAN; #n]
-        } else {
-            for i in (0..n).rev() {
-                let mut s = x[i];
-                for j in i + 1..n {
-                    s -= a[i * n + j] * x[j];
-                }
-                x[i] = s / a[i * n + i];
-            }
-            x
-        }
+        ::physis_runtime::scalar::solve_in_place(&mut a, &mut x);
+        x
     })
 }
 
 fn sign(a: TokenStream) -> TokenStream {
-    quote!({
-        let a: f64 = #a;
-        if a > 0.0 { 1.0f64 } else if a < 0.0 { -1.0f64 } else { a }
-    })
+    quote!(::physis_runtime::scalar::sign(#a))
 }
 
 /// `op a`, as `physis_ir::eval::unary`.
-fn unary(op: UnOp, a: TokenStream) -> Result<TokenStream, GenError> {
+pub(crate) fn unary(op: UnOp, a: TokenStream) -> Result<TokenStream, GenError> {
     Ok(match op {
         UnOp::Neg => quote!(-#a),
         UnOp::Abs => quote!(#a.abs()),
@@ -547,7 +498,7 @@ fn unary(op: UnOp, a: TokenStream) -> Result<TokenStream, GenError> {
 }
 
 /// `a op b`, as `physis_ir::eval::binary`.
-fn binary(op: BinOp, a: TokenStream, b: TokenStream) -> Result<TokenStream, GenError> {
+pub(crate) fn binary(op: BinOp, a: TokenStream, b: TokenStream) -> Result<TokenStream, GenError> {
     let truth = |c: TokenStream| quote!(if #c { 1.0f64 } else { 0.0f64 });
     Ok(match op {
         BinOp::Add => quote!(#a + #b),

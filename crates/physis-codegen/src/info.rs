@@ -21,8 +21,8 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
         quote!(#rt::StateInfo { name: #n.to_string(), offset: #off, shape: vec![#(#shape),*] })
     });
     let observes = info.observes.iter().map(|o| {
-        let n = &o.name;
-        quote!(#rt::ObserveInfo { name: #n.to_string() })
+        let (n, u, q) = (&o.name, &o.unit, &o.quantity);
+        quote!(#rt::ObserveInfo { name: #n.to_string(), unit: #u.to_string(), quantity: #q.to_string() })
     });
     let noises = usize_lit(info.noises);
     let sc = &info.scheme;

@@ -5,11 +5,15 @@
 //! `physis-runtime` only: for each `simulate Name`, a type `Name` implementing
 //! `physis_runtime::Model` with straight-line code for every function the driver calls
 //! (rate, the scheme's step or residual and Jacobian, margins, resets, observes), fixed-size
-//! `[f64; N]` arrays on the stack and no allocation per step, plus the typed API a crate
+//! `[f64; N]` arrays on the stack and no allocation per step (a model over grid fields
+//! keeps its long arrays in heap buffers allocated once per run, calls the runtime's
+//! stencil kernels and hands Newton the interpreter's sparse Jacobian pattern; see
+//! `grid_func` and `grid_model`), plus the typed API a crate
 //! uses: `Name::new()`, `Name::defaults() -> NameParams`, `run()`, `run_with(params)`,
 //! `run_configured(params, options)`, one method per named run, `stream()` yielding
 //! `NameSample`s, and a `NameRun` with `reason`, `time`, one `Vec<f64>` per observe,
-//! `final_state: NameState` and `to_csv()`.
+//! `final_state: NameState`, `to_csv()` and `physis_runtime::RunColumns` (time and
+//! observes with units; an Arrow record batch with the runtime's `arrow` feature).
 //!
 //! The generated code computes the same samples as the tape interpreter
 //! (`physis_ir::TapeModel`) to the last bit: it is emitted from the same IR functions with
@@ -21,6 +25,10 @@
 mod api;
 pub mod error;
 pub mod func;
+mod grid_emit;
+mod grid_func;
+mod grid_model;
+mod grid_scheme;
 mod info;
 mod model;
 pub mod names;
@@ -200,8 +208,8 @@ pub fn model_tokens(
 }
 
 fn plan_tokens(plan: &plan::Plan, ir: &IrModel) -> Result<TokenStream, GenError> {
-    let (model, hoisted) = model::model_items(plan, ir)?;
-    let api = api::api_items(plan, hoisted);
+    let (model, storage) = model::model_items(plan, ir)?;
+    let api = api::api_items(plan, &storage);
     Ok(quote!(#api #model))
 }
 

@@ -12,18 +12,32 @@ use crate::info::model_info;
 use crate::names::usize_lit;
 use crate::plan::Plan;
 
+/// Where the generated model keeps what it computes once per run.
+#[derive(Clone, Copy, Debug)]
+pub struct Storage {
+    /// Number of hoisted values (`k`).
+    pub hoisted: usize,
+    /// Heap buffers of a model over grid fields; `None` keeps everything on the stack.
+    pub heap: Option<Heap>,
+}
+
+/// The heap buffers of a model over grid fields, each allocated once per run.
+#[derive(Clone, Copy, Debug)]
+pub struct Heap {
+    /// Work registers `b`.
+    pub regs: usize,
+    /// Outputs of the scheme's step `so` (next, error, f1).
+    pub step_out: usize,
+    /// State slots (the Jacobian's seed and column, `seed` and `col`).
+    pub dim: usize,
+}
+
 /// The generated methods and trait implementation of one model.
-pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, usize), GenError> {
-    // Generated code keeps every value in stack arrays: meant for small unrolled models.
-    if ir.dynamics.layout.parts.iter().any(|p| p.array) {
-        return Err(GenError::Unsupported {
-            what: "a state kept as a whole array (a field on a grid)".into(),
-        });
-    }
-    if ir.jacobian_pattern.is_some() {
-        return Err(GenError::Unsupported {
-            what: "an implicit scheme with a sparse Jacobian".into(),
-        });
+pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), GenError> {
+    // Fields on grids keep long arrays on the heap; small unrolled models keep every value
+    // in stack arrays.
+    if ir.dynamics.layout.parts.iter().any(|p| p.array) || ir.jacobian_pattern.is_some() {
+        return crate::grid_model::model_items(plan, ir);
     }
     let dim = ir.dynamics.dim();
     let nw = ir.info.noises;
@@ -86,6 +100,7 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, usize), Ge
             });
         }
     };
+    let form = residual_form(ir)?;
     let ty = &plan.ty;
     let np = usize_lit(plan.defaults.len());
     let nk = usize_lit(hoist.len);
@@ -169,6 +184,8 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, usize), Ge
 
             #scheme_impl
 
+            #form
+
             fn rate_jvp(&mut self, t: f64, y: &[f64], v: &[f64], out: &mut [f64]) -> bool {
                 let s = v;
                 let v = #jvp_call;
@@ -197,11 +214,37 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, usize), Ge
             }
         }
     };
-    Ok((items, hoist.len))
+    Ok((
+        items,
+        Storage {
+            hoisted: hoist.len,
+            heap: None,
+        },
+    ))
+}
+
+/// `fn residual_form`: the interpreter's claim about how the residual depends on `next`.
+pub(crate) fn residual_form(ir: &IrModel) -> Result<TokenStream, GenError> {
+    use physis_runtime::ResidualForm;
+    let form = match ir.residual_form {
+        ResidualForm::General => quote!(General),
+        ResidualForm::Affine => quote!(Affine),
+        ResidualForm::AffineInStep => quote!(AffineInStep),
+        other => {
+            return Err(GenError::Unsupported {
+                what: format!("the residual form {other:?}"),
+            });
+        }
+    };
+    Ok(quote! {
+        fn residual_form(&self) -> ::physis_runtime::ResidualForm {
+            ::physis_runtime::ResidualForm::#form
+        }
+    })
 }
 
 /// The inputs a function reads.
-fn inputs_of(f: &Function) -> Inputs {
+pub(crate) fn inputs_of(f: &Function) -> Inputs {
     Inputs {
         t: f.reads(Source::T),
         h: f.reads(Source::H),
@@ -215,7 +258,7 @@ fn inputs_of(f: &Function) -> Inputs {
 }
 
 /// The parameter list of a generated function, in a fixed order.
-fn signature(i: Inputs, dim: usize, nw: usize) -> TokenStream {
+pub(crate) fn signature(i: Inputs, dim: usize, nw: usize) -> TokenStream {
     let d = usize_lit(dim);
     let w = usize_lit(nw);
     let mut out = Vec::new();

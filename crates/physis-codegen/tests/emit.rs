@@ -54,3 +54,43 @@ fn a_model_with_errors_reports_rendered_diagnostics() {
     assert!(rendered.contains("s.hph:"), "{rendered}");
     assert!(rendered.contains("error[PH01"), "{rendered}");
 }
+
+/// A 200×200 grid: 40,000 values per field, far too many for the stack.
+const BIG_PLATE: &str = "simulate Plate {
+  param D : Diffusivity = 1 m²/s
+  grid (x, y) : Length[200, 200] from 0 m to 1 m
+  field φ : Dimensionless = 0
+  boundary φ dirichlet 0
+  param q : Dimensionless = 10
+  law φ' = D·(laplacian(φ) + q/0.01 m²·exp(−((x − 0.5 m)² + (y − 0.5 m)²)/0.01 m²))
+  integrate backwardEuler step 10 ms
+  observe centre ≔ φ[100, 100]
+  observe total ≔ sum(φ)
+  stop when t ≥ 1 s
+}
+";
+
+#[test]
+fn a_big_grid_lives_on_the_heap_and_keeps_its_sparse_jacobian() {
+    let code = emit(BIG_PLATE, "plate.hph").unwrap();
+    // Work buffers and hoisted values are boxed, allocated once per run.
+    assert!(code.contains("b: Box<[f64; "), "work registers on the heap");
+    assert!(code.contains("k: Box<[f64; "), "hoisted values on the heap");
+    // No 40,000-element array is ever a value on the stack.
+    for line in code.lines() {
+        let on_stack = line.contains("[f64; 40000]")
+            && !line.contains("Box<[f64; 40000]>")
+            && !line.contains("&[f64; 40000]")
+            && !line.contains("&mut [f64; 40000]");
+        assert!(!on_stack, "stack array: {line}");
+    }
+    assert!(
+        code.contains("pub phi: Vec<f64>"),
+        "the typed state holds a Vec"
+    );
+    assert!(code.contains("::physis_runtime::kernels::stencil("));
+    assert!(code.contains("::physis_runtime::JacobianLayout::Sparse"));
+    assert!(code.contains("pub fn pattern()"));
+    // Index tables are run-length encoded: the source stays small.
+    assert!(code.len() < 200_000, "{} bytes", code.len());
+}

@@ -1,4 +1,4 @@
-//! The generated source of two small models, reviewed once and kept: a change in what the
+//! The generated source of small models, reviewed once and kept: a change in what the
 //! generator emits shows up here as a diff.
 
 const DECAY: &str = "// Exponential decay under a scheme of our own.
@@ -30,6 +30,25 @@ const BALL: &str = "simulate BouncingBall {
   run Elastic with e = 1
 }
 ";
+
+// A 3×30 plate: its fields (90 nodes) go to the heap buffers and the Jacobian is sparse.
+const STRIP: &str = "simulate Strip {
+  param D : Diffusivity = 1 m²/s
+  grid (x, y) : Length[3, 30] from 0 m to 1 m
+  field u : Temperature = 1 K
+  boundary u dirichlet 0 K
+  law u' = D·laplacian(u)
+  integrate backwardEuler step 10 ms
+  observe total ≔ sum(u)
+  stop when t ≥ 1 s
+}
+";
+
+#[test]
+fn a_strip_over_a_grid() {
+    let code = physis_codegen::emit(STRIP, "strip.hph").unwrap();
+    insta::assert_snapshot!(code);
+}
 
 #[test]
 fn decay_under_a_user_scheme() {

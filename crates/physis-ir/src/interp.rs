@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use physis_runtime::{
-    DenseMatrix, JacobianLayout, Model, ModelInfo, SparseMatrix, SparsePattern, StepArgs, StepOut,
+    DenseMatrix, JacobianLayout, Model, ModelInfo, ResidualForm, SparseMatrix, SparsePattern,
+    StepArgs, StepOut,
 };
 
 use crate::error::IrError;
@@ -71,6 +72,7 @@ pub struct TapeModel {
     observe: Prog,
     resets: Vec<(Vec<u32>, Prog)>,
     pattern: Option<Arc<SparsePattern>>,
+    form: ResidualForm,
 }
 
 /// Why a model could not be prepared for the interpreter.
@@ -156,6 +158,7 @@ impl TapeModel {
             observe,
             resets,
             pattern: model.jacobian_pattern.clone(),
+            form: model.residual_form,
         })
     }
 
@@ -301,6 +304,10 @@ impl Model for TapeModel {
         } else {
             JacobianLayout::Dense
         }
+    }
+
+    fn residual_form(&self) -> ResidualForm {
+        self.form
     }
 
     fn jacobian_pattern(&self) -> Option<Arc<SparsePattern>> {

@@ -163,31 +163,7 @@ impl BinOp {
     }
 }
 
-/// Reductions of an array to a scalar.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ReduceOp {
-    /// Σ uᵢ (in index order)
-    Sum,
-    /// Σ uᵢ / n
-    Mean,
-    /// max |uᵢ|
-    MaxAbs,
-}
-
-/// Which difference a stencil takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum StencilOp {
-    /// `(u[i+1] − u[i−1]) / 2Δ` along an axis (0 = x, 1 = y).
-    Central(u8),
-    /// `(u[i] − u[i−1]) / Δ` along an axis.
-    Backward(u8),
-    /// `(u[i+1] − u[i]) / Δ` along an axis.
-    Forward(u8),
-    /// `Σ_axes (u[i+1] − 2u[i] + u[i−1]) / Δ²`.
-    Laplacian,
-}
+pub use physis_runtime::kernels::{Grid, ReduceOp, StencilOp};
 
 /// How a stencil reads past the ends of an axis. The ghost node sits one spacing beyond
 /// the last node: Dirichlet puts the value there (so `N` interior nodes with spacing
@@ -203,42 +179,6 @@ pub enum Bc {
     Neumann(ValueId),
     /// Ends wrap around.
     Periodic,
-}
-
-/// Extents of a grid: `[n]` or `[n, m]` (row-major, the last index fastest).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Grid {
-    /// Nodes along x.
-    pub nx: u32,
-    /// Nodes along y (1 for a 1-D grid).
-    pub ny: u32,
-}
-
-impl Grid {
-    /// A 1-D grid of `n` nodes.
-    pub fn line(n: u32) -> Self {
-        Grid { nx: n, ny: 1 }
-    }
-
-    /// A 2-D grid of `nx × ny` nodes.
-    pub fn plane(nx: u32, ny: u32) -> Self {
-        Grid { nx, ny }
-    }
-
-    /// Number of nodes.
-    pub fn len(self) -> usize {
-        self.nx as usize * self.ny as usize
-    }
-
-    /// True when the grid has no node.
-    pub fn is_empty(self) -> bool {
-        self.len() == 0
-    }
-
-    /// Number of axes (1 or 2).
-    pub fn axes(self) -> u8 {
-        if self.ny > 1 { 2 } else { 1 }
-    }
 }
 
 /// A stencil over a grid: its operand, the spacing per axis and the boundary.

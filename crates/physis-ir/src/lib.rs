@@ -21,14 +21,17 @@
 //!
 //! [`Model`]: physis_runtime::Model
 
+pub mod affine;
 pub mod builder;
 pub mod derive;
 pub mod error;
 pub mod eval;
 pub mod interp;
 pub mod ir;
-pub mod kernels;
+/// The whole-array kernels, shared with generated code through the runtime.
+pub use physis_runtime::kernels;
 pub mod layout;
+pub mod linearity;
 pub mod lower;
 pub mod model;
 pub mod prelude;
@@ -38,6 +41,7 @@ pub mod specialise;
 pub mod step;
 pub mod tangent;
 pub mod tape;
+mod vecops;
 
 pub use builder::Builder;
 pub use error::IrError;

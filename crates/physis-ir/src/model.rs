@@ -97,6 +97,9 @@ pub struct IrModel {
     ///
     /// [`DENSE_JACOBIAN_MAX`]: crate::specialise::DENSE_JACOBIAN_MAX
     pub jacobian_pattern: Option<Arc<physis_runtime::SparsePattern>>,
+    /// How the implicit residual depends on `next` ([`crate::affine::residual_form`]);
+    /// `General` for explicit schemes.
+    pub residual_form: physis_runtime::ResidualForm,
 }
 
 impl IrModel {
@@ -266,8 +269,18 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
         }
         _ => None,
     };
+    let residual_form = match &sp.fns {
+        SchemeFns::Implicit {
+            residual,
+            jvp,
+            jacobian,
+            ..
+        } => crate::affine::residual_form(residual, jvp, jacobian.as_ref()),
+        SchemeFns::Explicit { .. } => physis_runtime::ResidualForm::General,
+    };
     Ok(IrModel {
         jacobian_pattern,
+        residual_form,
         info: Arc::new(info),
         params,
         runs,

@@ -50,6 +50,30 @@ impl Inputs<'_> {
         };
         s.get(k as usize).copied().unwrap_or(f64::NAN)
     }
+
+    /// `out[k] = get(src, off + k)` for every `k`, copying a whole slice at once.
+    #[inline]
+    fn get_range(&self, src: Source, off: u32, out: &mut [f64]) {
+        let s = match src {
+            Source::State => self.y,
+            Source::F0 => self.f0,
+            Source::Param => self.p,
+            Source::Dw => self.dw,
+            Source::Guess => self.guess,
+            Source::Rate => self.rate,
+            Source::Seed => self.seed,
+            Source::T | Source::H | Source::Noise => {
+                out.fill(self.get(src, off));
+                return;
+            }
+        };
+        let off = off as usize;
+        let have = s.len().saturating_sub(off).min(out.len());
+        if have > 0 {
+            out[..have].copy_from_slice(&s[off..off + have]);
+        }
+        out[have..].fill(f64::NAN);
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -221,11 +245,30 @@ impl Tape {
         let mut init: Vec<f64> = Vec::new();
         let mut free: HashMap<usize, Vec<u32>> = HashMap::new();
         let mut code = Vec::new();
+        // Values known at compile time: constants, and arrays moved out of them unchanged
+        // (a Dirichlet mask gathered from `[0, 1]`), preset like constants instead of being
+        // rebuilt by every run. Only data moves, so the bits are the same.
+        let mut known: Vec<Option<Vec<f64>>> = vec![None; n];
         for (i, inst) in f.insts.iter().enumerate() {
             let len = inst.ty.len();
-            if let Some(c) = inst.op.as_const() {
+            let scalar = |v: &crate::ir::ValueId| match known.get(v.index()) {
+                Some(Some(k)) if k.len() == 1 => Some(k[0]),
+                _ => None,
+            };
+            let folded: Option<Vec<f64>> = match &inst.op {
+                Op::Const(_) => inst.op.as_const().map(|c| vec![c]),
+                Op::Pack(vs) => vs.iter().map(scalar).collect(),
+                Op::Splat(a, m) => scalar(a).map(|x| vec![x; *m as usize]),
+                Op::Gather(a, ks) => match known.get(a.index()) {
+                    Some(Some(src)) => ks.iter().map(|k| src.get(*k as usize).copied()).collect(),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(vals) = folded.filter(|v| v.len() == len) {
                 reg[i] = init.len() as u32;
-                init.push(c);
+                init.extend_from_slice(&vals);
+                known[i] = Some(vals);
                 last[i] = usize::MAX; // constants are never overwritten
                 continue;
             }
@@ -432,11 +475,12 @@ impl Tape {
                 }
                 Ins::Copy { d, a } => regs[d as usize] = regs[a as usize],
                 Ins::LoadRange { d, src, off, n } => {
-                    for k in 0..n {
-                        regs[(d + k) as usize] = inp.get(src, off + k);
-                    }
+                    inp.get_range(src, off, &mut regs[d as usize..(d + n) as usize]);
                 }
                 Ins::VUn { op, d, a, n } => {
+                    if crate::vecops::unary(regs, op, d, a, n) {
+                        continue;
+                    }
                     for k in 0..n {
                         regs[(d + k) as usize] = eval::unary(op, regs[(a + k) as usize]);
                     }
@@ -450,6 +494,9 @@ impl Tape {
                     sa,
                     sb,
                 } => {
+                    if crate::vecops::binary(regs, op, d, a, b, n, sa, sb) {
+                        continue;
+                    }
                     for k in 0..n {
                         regs[(d + k) as usize] = eval::binary(
                             op,
@@ -473,6 +520,9 @@ impl Tape {
                     sa,
                     sb,
                 } => {
+                    if crate::vecops::select(regs, d, (c, a, b), n, (sc, sa, sb)) {
+                        continue;
+                    }
                     for k in 0..n {
                         regs[(d + k) as usize] = eval::select(
                             regs[(c + k * sc) as usize],

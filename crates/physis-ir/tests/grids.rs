@@ -289,3 +289,53 @@ fn the_manual_poisson_example_relaxes_symmetrically() {
         "centre {centre}, lowest {low}"
     );
 }
+
+#[test]
+fn dot_and_norm_of_fields_are_sums_over_the_nodes() {
+    let src = "simulate Dots {
+  grid (x) : Length[11] from 0 m to 1 m
+  field u : Temperature = 1 K·x/1 m
+  field w : Length = x·x/1 m
+  law u' = 0 K/s
+  law w' = 0 m/s
+  integrate rk4 step 0.1 s
+  observe d ≔ dot(u, w)
+  observe n ≔ norm(u)
+  stop when t ≥ 0.2 s
+}
+";
+    let model = lowered(src, "Dots");
+    let r = run(&model, &RunOptions::default());
+    // Nodes x_i = i/10: dot = Σ x_i·x_i², norm = √Σ x_i².
+    let xs: Vec<f64> = (0..11).map(|i| i as f64 / 10.0).collect();
+    let dot: f64 = xs.iter().map(|x| x * x * x).sum();
+    let norm = xs.iter().map(|x| x * x).sum::<f64>().sqrt();
+    for (name, want) in [("d", dot), ("n", norm)] {
+        for got in r.column(name).unwrap() {
+            assert!((got - want).abs() < 1e-12 * want, "{name}: {got} vs {want}");
+        }
+    }
+}
+
+#[test]
+fn linear_fields_take_the_one_update_newton() {
+    use physis_runtime::ResidualForm;
+    let cn = lowered(&heat_a4("crankNicolson step 1 ms"), "Heat");
+    assert_eq!(cn.residual_form, ResidualForm::AffineInStep);
+    // One residual per step plus the driver's rate at the step's end.
+    let r = run(&cn, &RunOptions::default());
+    assert_eq!(r.stats().evaluations, 2 * r.stats().steps + 1);
+    let src = "simulate Burgers {
+  param ν : Diffusivity = 0.01 m²/s
+  grid (x) : Length[101] from 0 m to 1 m
+  field u : Velocity = 1 m/s·sin(π·x/1 m)
+  boundary u dirichlet 0 m/s
+  law u' = ν·laplacian(u) − u·dx(u)
+  integrate backwardEuler step 1 ms
+  stop when t ≥ 0.01 s
+}
+";
+    assert_eq!(lowered(src, "Burgers").residual_form, ResidualForm::General);
+    let src = src.replace("− u·dx(u)", "− (1 m/s + t/1 s²·1 m)·dx(u)");
+    assert_eq!(lowered(&src, "Burgers").residual_form, ResidualForm::Affine);
+}

@@ -86,11 +86,17 @@ pub struct Simulation<M: Model> {
     last_tie: Vec<f64>,
     last_sample_t: f64,
     locator: Locator,
+    /// No events and every atom reads only `t`: a step in which no atom changes side and
+    /// no stop holds at its end is seen from the end margins alone (see `after_step`).
+    time_only_clauses: bool,
+    /// Margins at the end of a step, for that shortcut.
+    end_margins: Vec<f64>,
     newton: Option<Newton>,
     noise: Noise,
     stats: Stats,
 }
 
+#[inline]
 fn finite(v: &[f64]) -> bool {
     v.iter().all(|x| x.is_finite())
 }
@@ -218,6 +224,8 @@ impl<M: Model> Simulation<M> {
         let z = || vec![0.0; n];
         Ok(Self {
             locator: Locator::new(&info),
+            time_only_clauses: info.events.is_empty() && info.atoms.iter().all(|a| a.time_only),
+            end_margins: vec![0.0; info.atoms.len()],
             newton: info.scheme.implicit.then(|| Newton::for_model(&model, n)),
             noise: Noise::new(cfg.seed, cfg.stream),
             dw: vec![0.0; info.noises],
@@ -366,7 +374,7 @@ impl<M: Model> Simulation<M> {
         t: f64,
         src: Src,
     ) -> Result<bool, RunError> {
-        if !self.obs0_set {
+        if !self.obs0_set || self.info.conserves.is_empty() {
             return Ok(false);
         }
         for (i, c) in self.info.conserves.iter().enumerate() {

@@ -69,6 +69,22 @@ impl StateInfo {
 pub struct ObserveInfo {
     /// Column name (`height`).
     pub name: String,
+    /// SI unit in ASCII base-unit form (`m/s`, `kg*m^2/s^2`, `1` for a pure number); empty
+    /// when unknown.
+    pub unit: String,
+    /// Quantity kind of that dimension (`Velocity`), empty when the catalog has none.
+    pub quantity: String,
+}
+
+impl ObserveInfo {
+    /// A column with no unit recorded (hand-written models, tests).
+    pub fn named(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            unit: String::new(),
+            quantity: String::new(),
+        }
+    }
 }
 
 /// What the driver must know about the scheme to drive it.

@@ -5,7 +5,8 @@
 //! observes) plus its static [`ModelInfo`] (names, scheme metadata, settings, clauses
 //! with their source text and line). **Hands on** samples, delivered in time order to a
 //! [`SampleSink`] (CSV/JSON writers, column collectors, the [`Samples`] iterator) and a
-//! [`RunEnd`]/[`Run`] with the [`Reason`] the run ended.
+//! [`RunEnd`]/[`Run`] with the [`Reason`] the run ended. With the cargo feature `arrow`,
+//! the `frame` module turns named columns with SI units into Arrow record batches.
 //!
 //! # How a run proceeds
 //! 1. The initial state is the first sample. A stop that holds there ends the run
@@ -55,8 +56,11 @@ mod control;
 mod driver;
 mod ensemble;
 mod error;
+#[cfg(feature = "arrow")]
+pub mod frame;
 mod hermite;
 mod info;
+pub mod kernels;
 mod locate;
 mod matrix;
 mod model;
@@ -66,7 +70,9 @@ mod normal;
 mod options;
 mod reason;
 mod run;
+mod run_columns;
 mod sample;
+pub mod scalar;
 mod sparse;
 mod sparse_lu;
 mod stability;
@@ -85,11 +91,12 @@ pub use info::{
     SourceRef, StateInfo,
 };
 pub use matrix::DenseMatrix;
-pub use model::{JacobianLayout, Model, StepArgs, StepOut};
+pub use model::{JacobianLayout, Model, ResidualForm, StepArgs, StepOut};
 pub use noise::Noise;
 pub use options::{DEFAULT_LIMIT, RunOptions};
 pub use reason::{Cause, Reason, ReasonKind};
 pub use run::{Run, Samples, run, run_into, run_tee, stream};
+pub use run_columns::{ColumnRef, RunColumns};
 pub use sample::{
     Collect, Columns, OwnedSample, RunEnd, Sample, SampleKind, SampleSink, Stats, Tee,
 };

@@ -48,6 +48,25 @@ pub enum JacobianLayout {
     Sparse,
 }
 
+/// How an implicit scheme's residual depends on `next`, so Newton can take shortcuts.
+///
+/// A back end that cannot tell says [`ResidualForm::General`] (the default), which is
+/// always correct; the other forms must be exact properties of the residual.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ResidualForm {
+    /// Anything: simplified Newton, iterating until the update is small.
+    #[default]
+    General,
+    /// Affine in `next` (`r = A·next − b`): one Newton step from any guess solves it, so
+    /// Newton stops after one update and never evaluates the residual a second time.
+    Affine,
+    /// Affine in `next` with a Jacobian `A` that depends on nothing but the step size and
+    /// the parameters (a linear model with constant coefficients): one factorisation
+    /// serves every step of the same size.
+    AffineInStep,
+}
+
 /// A model as the driver sees it: a back end (tape interpreter, generated Rust, a JIT)
 /// implements this for one simulation with its parameters already bound.
 ///
@@ -85,6 +104,12 @@ pub trait Model {
     ) -> bool {
         let _ = (args, next, jac);
         false
+    }
+
+    /// How the residual depends on `next` (see [`ResidualForm`]); the default claims
+    /// nothing.
+    fn residual_form(&self) -> ResidualForm {
+        ResidualForm::General
     }
 
     /// Storage the model uses for the residual's Jacobian.

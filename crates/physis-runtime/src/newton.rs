@@ -6,12 +6,17 @@
 //! sparse pattern ([`JacobianLayout::Sparse`]) gets a sparse Jacobian (the model's, or
 //! finite differences one column colour at a time) solved by a tridiagonal elimination or
 //! a sparse LU; its factorisation is kept for the next step while the step size is the
-//! same and the iteration still contracts with it (a linear problem then factorises once).
+//! same and the iteration still contracts with it.
+//!
+//! A residual the model declares affine in `next` ([`ResidualForm`]) takes one Newton
+//! update and stops: that update is the exact solution, so the convergence test (a second
+//! residual and solve) would only confirm it. When its Jacobian depends on the step size
+//! alone, one factorisation serves every step of that size, dense or sparse.
 
 use std::sync::Arc;
 
 use crate::matrix::DenseMatrix;
-use crate::model::{JacobianLayout, Model, StepArgs};
+use crate::model::{JacobianLayout, Model, ResidualForm, StepArgs};
 use crate::sparse::{SparseMatrix, SparsePattern};
 use crate::sparse_lu::SparseLu;
 
@@ -22,6 +27,82 @@ const MAX_JACOBIANS: usize = 3;
 /// Converged when the weighted RMS of the update is below this (weights `tol·(1 + |x|)`).
 const CONVERGED: f64 = 1e-2;
 
+/// Rows of the Jacobian with nothing off the diagonal (nodes a Dirichlet boundary pins:
+/// their rate is masked to zero). Their columns are cleared from the other rows before
+/// factorising and moved to the right side at every solve, so pivoting can never mix
+/// another row's rounding into a pinned node: it stays exactly where its residual puts it.
+#[derive(Debug, Default)]
+struct Pinned {
+    /// Diagonal of each pinned row (zero for the others).
+    diag: Vec<f64>,
+    /// Cleared entries: row, pinned column, value.
+    moved: Vec<(usize, usize, f64)>,
+}
+
+impl Pinned {
+    /// Clears the pinned columns of a dense matrix.
+    fn dense(&mut self, jac: &mut DenseMatrix) {
+        let n = jac.n();
+        self.diag.clear();
+        self.moved.clear();
+        for i in 0..n {
+            let d = jac.get(i, i);
+            let alone = d != 0.0 && d.is_finite() && (0..n).all(|j| j == i || jac.get(i, j) == 0.0);
+            self.diag.push(if alone { d } else { 0.0 });
+        }
+        for i in 0..n {
+            if self.diag[i] == 0.0 {
+                continue;
+            }
+            for k in 0..n {
+                let a = jac.get(k, i);
+                if k != i && a != 0.0 {
+                    self.moved.push((k, i, a));
+                    jac.set(k, i, 0.0);
+                }
+            }
+        }
+    }
+
+    /// Clears the pinned columns of a sparse matrix.
+    fn sparse(&mut self, jac: &mut SparseMatrix) {
+        let p = jac.pattern().clone();
+        let n = p.n();
+        self.diag.clear();
+        self.moved.clear();
+        let (ptr, cols) = (p.row_ptr(), p.col_indices());
+        let v = jac.values_mut();
+        for i in 0..n {
+            let (mut d, mut alone) = (0.0, true);
+            for k in ptr[i]..ptr[i + 1] {
+                if cols[k] == i {
+                    d = v[k];
+                } else if v[k] != 0.0 {
+                    alone = false;
+                }
+            }
+            let ok = alone && d != 0.0 && d.is_finite();
+            self.diag.push(if ok { d } else { 0.0 });
+        }
+        for k in 0..n {
+            for e in ptr[k]..ptr[k + 1] {
+                let i = cols[e];
+                if i != k && self.diag[i] != 0.0 && v[e] != 0.0 {
+                    self.moved.push((k, i, v[e]));
+                    v[e] = 0.0;
+                }
+            }
+        }
+    }
+
+    /// Moves the cleared entries to the right side `b` of `A·x = b`.
+    fn apply(&self, b: &mut [f64]) {
+        for &(k, i, a) in &self.moved {
+            b[k] -= a * (b[i] / self.diag[i]);
+        }
+    }
+}
+
 /// The linear algebra of one Newton.
 #[derive(Debug)]
 #[allow(clippy::large_enum_variant)] // one per run; boxing would only add a pointer chase
@@ -29,6 +110,8 @@ enum Linear {
     Dense {
         jac: DenseMatrix,
         piv: Vec<usize>,
+        /// Step size of the kept factorisation, if one is kept.
+        kept: Option<f64>,
     },
     Sparse {
         jac: SparseMatrix,
@@ -42,11 +125,15 @@ enum Linear {
 #[derive(Debug)]
 pub(crate) struct Newton {
     lin: Linear,
+    pinned: Pinned,
+    form: ResidualForm,
     r: Vec<f64>,
     r2: Vec<f64>,
     delta: Vec<f64>,
     /// The starting guess, to start again when a kept factorisation fails.
     guess: Vec<f64>,
+    /// Perturbed iterate for finite-difference Jacobians.
+    probe: Vec<f64>,
 }
 
 impl Newton {
@@ -56,11 +143,15 @@ impl Newton {
             lin: Linear::Dense {
                 jac: DenseMatrix::zeros(n),
                 piv: vec![0; n],
+                kept: None,
             },
+            form: ResidualForm::General,
+            pinned: Pinned::default(),
             r: vec![0.0; n],
             r2: vec![0.0; n],
             delta: vec![0.0; n],
             guess: Vec::new(),
+            probe: Vec::new(),
         }
     }
 
@@ -73,23 +164,36 @@ impl Newton {
                 jac: SparseMatrix::zeros(pattern),
                 kept: None,
             },
+            form: ResidualForm::General,
+            pinned: Pinned::default(),
             r: vec![0.0; n],
             r2: vec![0.0; n],
             delta: vec![0.0; n],
             guess: Vec::new(),
+            probe: vec![0.0; n],
         }
     }
 
     /// The Newton a model asks for: sparse when it declares a sparse layout with a pattern
-    /// of order `n`, dense otherwise.
+    /// of order `n`, dense otherwise, with the shortcuts its [`ResidualForm`] allows.
     pub fn for_model<M: Model + ?Sized>(model: &M, n: usize) -> Self {
-        if model.jacobian_layout() == JacobianLayout::Sparse
-            && let Some(p) = model.jacobian_pattern()
-            && p.n() == n
-        {
-            return Self::sparse(p);
-        }
-        Self::new(n)
+        let mut newton = match model.jacobian_pattern() {
+            Some(p) if model.jacobian_layout() == JacobianLayout::Sparse && p.n() == n => {
+                Self::sparse(p)
+            }
+            _ => Self::new(n),
+        };
+        newton.form = model.residual_form();
+        newton
+    }
+
+    /// True when a factorisation for step size `h` is kept.
+    fn kept_for(&self, h: f64) -> bool {
+        // A fixed step's `h` varies in its last bits as the driver steps on `t0 + k·h`.
+        let kept = match self.lin {
+            Linear::Dense { kept, .. } | Linear::Sparse { kept, .. } => kept,
+        };
+        kept.is_some_and(|k| (k - h).abs() <= 1e-9 * h.abs())
     }
 
     /// Solves `residual(next) = 0` starting from the guess in `next`. Returns whether it
@@ -103,10 +207,18 @@ impl Newton {
         per_residual: u64,
         evals: &mut u64,
     ) -> bool {
-        // A kept sparse factorisation for this step size is tried first (a fixed step's
-        // `h` varies in its last bits as the driver steps on the grid `t0 + k·h`).
-        let reuse = matches!(self.lin, Linear::Sparse { kept: Some(h), .. }
-            if (h - args.h).abs() <= 1e-9 * args.h.abs());
+        match self.form {
+            ResidualForm::Affine | ResidualForm::AffineInStep => {
+                let reuse = self.form == ResidualForm::AffineInStep && self.kept_for(args.h);
+                if !reuse && !self.factor(model, args, next, per_residual, evals) {
+                    return false;
+                }
+                return self.linear_step(model, args, next, per_residual, evals);
+            }
+            _ => {}
+        }
+        // A kept sparse factorisation for this step size is tried first.
+        let reuse = matches!(self.lin, Linear::Sparse { .. }) && self.kept_for(args.h);
         if reuse {
             self.guess.clear();
             self.guess.extend_from_slice(next);
@@ -139,10 +251,17 @@ impl Newton {
     ) -> bool {
         let n = next.len();
         let Self {
-            lin, r, r2, delta, ..
+            lin,
+            pinned,
+            r,
+            r2,
+            delta,
+            probe,
+            ..
         } = self;
         match lin {
-            Linear::Dense { jac, piv } => {
+            Linear::Dense { jac, piv, kept } => {
+                *kept = None;
                 // Jacobian at the current iterate: the model's, or finite differences.
                 if !model.residual_jacobian(args, next, jac) {
                     model.residual(args, next, r);
@@ -160,7 +279,12 @@ impl Newton {
                         }
                     }
                 }
-                jac.lu_in_place(piv)
+                pinned.dense(jac);
+                let ok = jac.lu_in_place(piv);
+                if ok {
+                    *kept = Some(args.h);
+                }
+                ok
             }
             Linear::Sparse { jac, lu, kept } => {
                 *kept = None;
@@ -172,9 +296,10 @@ impl Newton {
                     let eps = f64::EPSILON.sqrt() * scale;
                     let mut failed = false;
                     jac.fill_by_colours(delta, r2, |seed, out| {
-                        let tmp: Vec<f64> =
-                            next.iter().zip(seed).map(|(x, s)| x + eps * s).collect();
-                        model.residual(args, &tmp, out);
+                        for ((p, x), s) in probe.iter_mut().zip(next.iter()).zip(seed) {
+                            *p = x + eps * s;
+                        }
+                        model.residual(args, probe, out);
                         *evals += per_residual;
                         for (o, r0) in out.iter_mut().zip(r.iter()) {
                             *o = (*o - r0) / eps;
@@ -185,6 +310,7 @@ impl Newton {
                         return false;
                     }
                 }
+                pinned.sparse(jac);
                 let ok = lu.factor(jac);
                 if ok {
                     *kept = Some(args.h);
@@ -192,6 +318,39 @@ impl Newton {
                 ok
             }
         }
+    }
+
+    /// `delta ← A⁻¹·delta` with the current factorisation.
+    fn solve_delta(&mut self) {
+        self.pinned.apply(&mut self.delta);
+        match &mut self.lin {
+            Linear::Dense { jac, piv, .. } => jac.lu_solve(piv, &mut self.delta),
+            Linear::Sparse { lu, .. } => lu.solve(&mut self.delta),
+        }
+    }
+
+    /// One Newton update of an affine residual with the current factorisation: the
+    /// solution up to rounding. False when it is not finite.
+    fn linear_step<M: Model + ?Sized>(
+        &mut self,
+        model: &mut M,
+        args: &StepArgs<'_>,
+        next: &mut [f64],
+        per_residual: u64,
+        evals: &mut u64,
+    ) -> bool {
+        model.residual(args, next, &mut self.delta);
+        *evals += per_residual;
+        for d in self.delta.iter_mut() {
+            *d = -*d;
+        }
+        self.solve_delta();
+        let mut finite = true;
+        for (x, d) in next.iter_mut().zip(&self.delta) {
+            *x += d;
+            finite &= x.is_finite();
+        }
+        finite
     }
 
     /// Simplified Newton iterations with the current factorisation: `Some(true)` when
@@ -214,10 +373,7 @@ impl Newton {
             for (d, r) in self.delta.iter_mut().zip(&self.r) {
                 *d = -r;
             }
-            match &mut self.lin {
-                Linear::Dense { jac, piv } => jac.lu_solve(piv, &mut self.delta),
-                Linear::Sparse { lu, .. } => lu.solve(&mut self.delta),
-            }
+            self.solve_delta();
             let mut s = 0.0;
             for (x, d) in next.iter_mut().zip(&self.delta) {
                 *x += d;

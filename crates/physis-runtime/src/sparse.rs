@@ -133,9 +133,36 @@ impl SparsePattern {
         (0..self.n).all(|i| self.row(i).iter().all(|&j| j + 1 >= i && j <= i + 1))
     }
 
-    /// Greedy distance-2 colouring in column order: a column takes the smallest colour no
-    /// column sharing a row with it has. A 3-point stencil gets 3 colours.
+    /// Colours the columns so that no two of one colour share a row (a distance-2
+    /// colouring of the column intersection graph): greedy in column order, then, when that
+    /// is above the lower bound (the longest row), the lattice colourings of
+    /// [`SparsePattern::lattice`], keeping the fewest colours. A 3-point stencil gets 3,
+    /// a 5-point stencil on a plane 5 (greedy alone gives 7).
     fn colour_columns(&mut self) {
+        let (mut colour, mut colours) = self.greedy();
+        let lower = (0..self.n).map(|i| self.row(i).len()).max().unwrap_or(0) as u32;
+        if colours > lower {
+            let widths = self.lattice_widths();
+            'search: for p in lower..colours {
+                for &m in &widths {
+                    for t in 0..p {
+                        let c = Self::lattice(self.n, m, p, t);
+                        if self.is_valid_colouring(&c) {
+                            colour = c;
+                            colours = p;
+                            break 'search;
+                        }
+                    }
+                }
+            }
+        }
+        self.colour = colour;
+        self.colours = colours;
+    }
+
+    /// Greedy distance-2 colouring in column order: a column takes the smallest colour no
+    /// column sharing a row with it has.
+    fn greedy(&self) -> (Vec<u32>, u32) {
         let n = self.n;
         // Rows of each column (the transpose's structure).
         let mut col_ptr = vec![0usize; n + 1];
@@ -176,8 +203,51 @@ impl SparsePattern {
             }
             colour[j] = c;
         }
-        self.colour = colour;
-        self.colours = colours;
+        (colour, colours)
+    }
+
+    /// Candidate row lengths `m` of a grid the pattern may come from: the two most frequent
+    /// entry offsets `j − i` above 1 (a plane's 5-point stencil reaches `±m`).
+    fn lattice_widths(&self) -> Vec<usize> {
+        let mut count: std::collections::BTreeMap<usize, usize> = Default::default();
+        for i in 0..self.n {
+            for &j in self.row(i) {
+                if j > i + 1 {
+                    *count.entry(j - i).or_default() += 1;
+                }
+            }
+        }
+        let mut by: Vec<(usize, usize)> = count.into_iter().collect();
+        by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        by.into_iter().take(2).map(|(m, _)| m).collect()
+    }
+
+    /// The colouring `(j + t·⌊j/m⌋) mod p`: on an `r × m` grid, node `(r, c)` takes
+    /// `(c + (m + t)·r) mod p`, so with `p = 5` and `m + t ≡ 2` it is the lattice colouring
+    /// `(c + 2r) mod 5` under which no two nodes within Manhattan distance 2 agree.
+    fn lattice(n: usize, m: usize, p: u32, t: u32) -> Vec<u32> {
+        let p = p as usize;
+        (0..n)
+            .map(|j| ((j % p + (t as usize * ((j / m) % p))) % p) as u32)
+            .collect()
+    }
+
+    /// True when no two columns of one colour share a row.
+    fn is_valid_colouring(&self, colour: &[u32]) -> bool {
+        let mut seen: Vec<usize> = Vec::new();
+        for i in 0..self.n {
+            for &j in self.row(i) {
+                let c = colour[j] as usize;
+                if c >= seen.len() {
+                    seen.resize(c + 1, usize::MAX);
+                }
+                if seen[c] == i {
+                    return false;
+                }
+                seen[c] = i;
+            }
+        }
+        true
     }
 }
 
@@ -342,7 +412,70 @@ mod tests {
             d.dedup();
             assert_eq!(d.len(), cs.len(), "row {i}");
         }
-        assert!(p.colours() >= 5 && p.colours() <= 9, "{}", p.colours());
+        assert_eq!(p.colours(), 5);
+    }
+
+    fn plane(nx: usize, ny: usize) -> SparsePattern {
+        SparsePattern::from_rows(
+            nx * ny,
+            (0..nx * ny).map(|k| {
+                let (r, c) = (k / ny, k % ny);
+                let mut v = vec![];
+                if r > 0 {
+                    v.push(k - ny);
+                }
+                if r + 1 < nx {
+                    v.push(k + ny);
+                }
+                if c > 0 {
+                    v.push(k - 1);
+                }
+                if c + 1 < ny {
+                    v.push(k + 1);
+                }
+                v
+            }),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn five_point_stencils_take_five_colours_at_every_width() {
+        for (nx, ny) in [(5, 5), (20, 30), (41, 41), (50, 50), (13, 7), (3, 40)] {
+            let p = plane(nx, ny);
+            assert!(p.is_valid_colouring(&p.colour), "{nx}×{ny}");
+            assert_eq!(p.colours(), 5, "{nx}×{ny}");
+        }
+        for n in [2usize, 3, 10, 101] {
+            assert_eq!(line(n, false).colours(), 3.min(n as u32));
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn every_colouring_is_valid(
+            n in 1usize..60,
+            entries in proptest::collection::vec((0usize..60, 0usize..60), 0..240),
+        ) {
+            let mut rows = vec![Vec::new(); n];
+            for (i, j) in entries {
+                rows[i % n].push(j % n);
+            }
+            let p = SparsePattern::from_rows(n, rows).unwrap();
+            // Independently of `is_valid_colouring`: every pair in every row differs.
+            for i in 0..n {
+                let r = p.row(i);
+                for a in 0..r.len() {
+                    proptest::prop_assert!(p.colour(r[a]) < p.colours());
+                    for b in a + 1..r.len() {
+                        proptest::prop_assert_ne!(p.colour(r[a]), p.colour(r[b]));
+                    }
+                }
+            }
+            let lower = (0..n).map(|i| p.row(i).len()).max().unwrap_or(0) as u32;
+            proptest::prop_assert!(p.colours() >= lower);
+            proptest::prop_assert!(p.colours() <= p.greedy().1);
+        }
     }
 
     #[test]

@@ -8,7 +8,10 @@ pub fn mean(x: &[f64]) -> f64 {
     if x.is_empty() {
         return f64::NAN;
     }
-    x.iter().sum::<f64>() / x.len() as f64
+    // Summing deviations from the first value: equal members give that value exactly (and
+    // a spread of exactly zero), and large offsets cancel less.
+    let x0 = x[0];
+    x0 + x.iter().map(|v| v - x0).sum::<f64>() / x.len() as f64
 }
 
 /// Sample standard deviation `√(Σ(x − x̄)²/(n − 1))` (two passes), or NaN below two values.
@@ -73,6 +76,16 @@ impl Moments {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equal_values_have_their_value_as_mean_and_no_spread() {
+        let x = [0.838_998_471_605_32; 3];
+        assert_eq!(mean(&x), x[0]);
+        assert_eq!(std_dev(&x), 0.0);
+        let y = [1e9 + 1.0, 1e9 + 2.0, 1e9 + 3.0];
+        assert_eq!(mean(&y), 1e9 + 2.0);
+        assert_eq!(std_dev(&y), 1.0);
+    }
 
     #[test]
     fn type_7_quantiles_match_numpy() {

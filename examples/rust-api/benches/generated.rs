@@ -1,6 +1,7 @@
 //! Generated code against the tape interpreter. Criterion times Lotka–Volterra (ANCHORS
 //! A1: t to 10 s, rk45 tolerance 1e-8) both ways; then every example model the generator
-//! emits is timed both ways (median of repeated whole runs) and the ratio printed.
+//! emits is timed both ways (median of repeated whole runs) and a Markdown table of the
+//! times and the speed-up printed (grid models included).
 //! Run: `cargo bench -p rust-api --bench generated`.
 #![allow(clippy::print_stderr, missing_docs)]
 
@@ -67,7 +68,10 @@ fn median_us(mut f: impl FnMut()) -> f64 {
 fn ratios(_: &mut Criterion) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
     let opts = RunOptions::default();
-    eprintln!("\nmodel                 generated µs   interpreter µs   ratio");
+    eprintln!(
+        "\n| model | interpreter µs/run | generated µs/run | speed-up (interpreter / generated) |"
+    );
+    eprintln!("|---|---:|---:|---:|");
     for (name, run) in examples::MODELS {
         let ir = std::fs::read_dir(&dir)
             .unwrap()
@@ -88,7 +92,7 @@ fn ratios(_: &mut Criterion) {
         let i = median_us(|| {
             black_box(physis_runtime::run_into(tape.clone(), &opts, &mut Discard).ok());
         });
-        eprintln!("{name:<20} {g:>13.2} {i:>16.2} {:>7.2}", g / i);
+        eprintln!("| {name} | {i:.2} | {g:.2} | {:.2} |", i / g);
     }
 }
 

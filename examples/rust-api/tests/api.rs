@@ -127,3 +127,37 @@ fn the_example_binary_runs() {
     assert!(text.contains("lotka-volterra: prey"), "{text}");
     assert!(text.contains("decay: `n < 0.01 ∨ t ≥ 20 s`"), "{text}");
 }
+
+#[test]
+fn a_run_becomes_an_arrow_frame_with_units() {
+    use arrow_array::{Array, Float64Array};
+    use physis_runtime::RunColumns;
+    use physis_runtime::frame::UNIT_KEY;
+
+    let run = Projectile::new().run().unwrap();
+    let batch = run.to_record_batch().unwrap();
+    assert_eq!(batch.num_rows(), run.time.len());
+    let schema = batch.schema();
+    let want: [(&str, &str, &[f64]); 3] = [
+        ("t", "s", &run.time),
+        ("height", "m", &run.height),
+        ("speed", "m/s", &run.speed),
+    ];
+    assert_eq!(batch.num_columns(), want.len());
+    for (k, (name, unit, values)) in want.iter().enumerate() {
+        let field = schema.field(k);
+        assert_eq!(field.name(), name);
+        assert_eq!(
+            field.metadata().get(UNIT_KEY).map(String::as_str),
+            Some(*unit)
+        );
+        let col = batch
+            .column(k)
+            .as_any()
+            .downcast_ref::<Float64Array>()
+            .unwrap();
+        assert_eq!(col.null_count(), 0);
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(col.values()), bits(values), "{name}");
+    }
+}

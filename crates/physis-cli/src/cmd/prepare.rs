@@ -45,6 +45,23 @@ pub struct Prepared {
     pub options: RunOptions,
     /// The scenario's name, for the summary.
     pub scenario: Option<String>,
+    /// Every param the run reads, with its dimension and slots (for sweeps).
+    pub slots: Vec<ParamSlot>,
+}
+
+/// A param as sweeps see it: where its values go and in which unit they are read.
+#[derive(Debug, Clone)]
+pub struct ParamSlot {
+    /// The name as declared (`v₀`).
+    pub name: String,
+    /// The normalized key (`v0`), which ASCII spellings also reach.
+    pub key: String,
+    /// Its dimension (values are converted to SI of this dimension).
+    pub dim: Dimension,
+    /// First slot in the parameter vector.
+    pub offset: usize,
+    /// Number of components (1 for a scalar).
+    pub len: usize,
 }
 
 /// A failure with its exit code: 1 for a model that does not check or run, 2 for usage.
@@ -70,6 +87,22 @@ fn model_error(message: impl Into<String>) -> Failure {
 }
 
 impl Prepared {
+    /// The param named `name` (any spelling `--set` accepts), or a usage error listing them.
+    pub fn slot(&self, name: &str) -> Result<&ParamSlot, Failure> {
+        let key = physis_syntax::lexer::normalize_name(name);
+        self.slots
+            .iter()
+            .find(|s| s.key == key)
+            .or_else(|| self.slots.iter().find(|s| ascii_name_is(&s.name, name)))
+            .ok_or_else(|| {
+                usage(format!(
+                    "error: `{}` has no param `{name}`; its params: {}",
+                    self.ir.info.name,
+                    list(self.slots.iter().map(|s| s.name.as_str()))
+                ))
+            })
+    }
+
     /// The interpreter over this model with its parameters bound.
     pub fn model(&self) -> Result<TapeModel, Failure> {
         TapeModel::with_params(&self.ir, self.params.clone())
@@ -148,11 +181,29 @@ pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
         limit: args.limit,
         ..RunOptions::default()
     };
+    let slots = model
+        .params
+        .iter()
+        .filter_map(|p| {
+            let spec = ir
+                .params
+                .iter()
+                .find(|s| physis_syntax::lexer::normalize_name(&s.name) == p.key)?;
+            Some(ParamSlot {
+                name: p.name.clone(),
+                key: p.key.clone(),
+                dim: p.dim,
+                offset: spec.offset as usize,
+                len: spec.default.len(),
+            })
+        })
+        .collect();
     Ok(Prepared {
         ir,
         params,
         options,
         scenario: args.scenario.clone(),
+        slots,
     })
 }
 
@@ -176,7 +227,12 @@ fn apply_set(
         .split_once('=')
         .ok_or_else(|| usage(format!("error: --set `{assignment}` is not NAME=VALUE")))?;
     let (name, value) = (name.trim(), value.trim());
-    let id = model.param(name).ok_or_else(|| {
+    let by_ascii = || {
+        (model.params.iter())
+            .position(|p| ascii_name_is(&p.name, name))
+            .map(physis_check::ParamId)
+    };
+    let id = model.param(name).or_else(by_ascii).ok_or_else(|| {
         usage(format!(
             "error: `{}` has no param `{name}`; its params: {}",
             model.name,
@@ -247,7 +303,7 @@ pub fn quantity_scalar(text: &str, dim: Dimension, what: &str) -> Result<f64, Fa
 }
 
 /// Length of the leading decimal number (sign, digits, point, exponent) of `text`.
-fn number_prefix_len(text: &str) -> usize {
+pub fn number_prefix_len(text: &str) -> usize {
     let b = text.as_bytes();
     let mut i = 0;
     if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
@@ -269,6 +325,12 @@ fn number_prefix_len(text: &str) -> usize {
         }
     }
     i
+}
+
+/// True when `typed` is the ASCII spelling the generated Rust API uses for `name`
+/// (`ρ` → `rho`, `α₀` → `alpha0`), so a terminal without Greek input can still name it.
+fn ascii_name_is(name: &str, typed: &str) -> bool {
+    physis_codegen::names::ascii(name) == typed.trim()
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! `physis run FILE.hph`: samples as CSV or JSON (streamed, constant memory), or `--summary`.
 
 use super::prepare::{Failure, RunArgs, prepare};
-use physis_runtime::{CsvWriter, JsonWriter, RunEnd, Sample, SampleSink, Summary, run_into};
+use super::progress::run_into;
+use physis_runtime::{CsvWriter, JsonWriter, RunEnd, Sample, SampleSink, Summary};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,6 +14,9 @@ pub enum Format {
     Csv,
     /// An array of `{"t":..,"<observe>":..}` objects.
     Json,
+    /// Apache Parquet (needs -o FILE): `t` and each observe, units in the column metadata.
+    #[cfg(feature = "parquet")]
+    Parquet,
 }
 
 /// Arguments of `physis run`.
@@ -29,6 +33,8 @@ pub struct Args {
     /// Write to this file instead of stdout.
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    ensemble: super::ensemble::EnsembleArgs,
 }
 
 /// Counts nothing, keeps nothing: the summary needs only the end.
@@ -54,6 +60,16 @@ pub fn run(args: &Args) -> ExitCode {
 }
 
 fn execute(args: &Args) -> Result<(), Failure> {
+    if args.ensemble.active() {
+        let format = clap::ValueEnum::to_possible_value(&args.format);
+        let output = super::ensemble::Output {
+            format: format.as_ref().map_or("", |v| v.get_name()),
+            summary: args.summary,
+            file: args.output.as_deref(),
+        };
+        return super::ensemble::execute(&args.run, &args.ensemble, &output);
+    }
+    let quiet = args.ensemble.quiet;
     let prepared = prepare(&args.run)?;
     let model = prepared.model()?;
     let mut out: Box<dyn Write> = match &args.output {
@@ -70,7 +86,7 @@ fn execute(args: &Args) -> Result<(), Failure> {
         code: 1,
     };
     let end: RunEnd = if args.summary {
-        let end = run_into(model, &prepared.options, &mut Discard).map_err(run_failed)?;
+        let end = run_into(model, &prepared.options, &mut Discard, quiet).map_err(run_failed)?;
         let summary = Summary {
             info: &prepared.ir.info,
             run: prepared.scenario.as_deref(),
@@ -80,8 +96,23 @@ fn execute(args: &Args) -> Result<(), Failure> {
         end
     } else {
         match args.format {
-            Format::Csv => run_into(model, &prepared.options, &mut CsvWriter::new(&mut out)),
-            Format::Json => run_into(model, &prepared.options, &mut JsonWriter::new(&mut out)),
+            Format::Csv => run_into(
+                model,
+                &prepared.options,
+                &mut CsvWriter::new(&mut out),
+                quiet,
+            ),
+            Format::Json => run_into(
+                model,
+                &prepared.options,
+                &mut JsonWriter::new(&mut out),
+                quiet,
+            ),
+            #[cfg(feature = "parquet")]
+            Format::Parquet => {
+                let mut sink = super::parquet::ParquetSink::create(args.output.as_deref())?;
+                run_into(model, &prepared.options, &mut sink, quiet)
+            }
         }
         .map_err(run_failed)?
     };

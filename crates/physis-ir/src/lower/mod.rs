@@ -194,6 +194,7 @@ fn lower_inner(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerE
     }
     let rate = b.finish("rate", &rate)?;
     let dynamics = Dynamics::new(Layout::scalars(dim), rate, pairs, m.noises.len() as u32)?;
+    crate::linearity::check_laws(m, &dynamics, &state_off)?;
 
     // Initial state: reads t and params.
     let mut b = Builder::new();
@@ -421,6 +422,8 @@ fn model_info(
             .iter()
             .map(|o| ObserveInfo {
                 name: o.name.clone(),
+                unit: o.expr.dim.si_unit(),
+                quantity: o.expr.dim.kind_name().unwrap_or_default().to_string(),
             })
             .collect(),
         noises: m.noises.len(),

@@ -39,9 +39,7 @@ pub fn info(
         states,
         observes: observes
             .iter()
-            .map(|o| ObserveInfo {
-                name: o.to_string(),
-            })
+            .map(|o| ObserveInfo::named(o.to_string()))
             .collect(),
         noises: 0,
         scheme: SchemeInfo {

@@ -206,10 +206,7 @@ impl Builder {
         names: &[&str],
         o: impl Fn(f64, &[f64], &[f64], &mut [f64]) + 'static,
     ) -> Self {
-        self.info.observes = names
-            .iter()
-            .map(|n| ObserveInfo { name: (*n).into() })
-            .collect();
+        self.info.observes = names.iter().map(|n| ObserveInfo::named(*n)).collect();
         self.observe = Box::new(o);
         self
     }

@@ -1,0 +1,203 @@
+//! What `plot` can draw: `t`, observes by name, and state components (`x[0]`, `v`), each
+//! with its SI unit and quantity kind; and the grid a field lives on.
+
+use physis_check::CheckedModel;
+use physis_runtime::ModelInfo;
+
+use super::prepare::Failure;
+
+/// Where a column's values come from in a sample.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The sample time.
+    Time,
+    /// Observe `i`.
+    Observe(usize),
+    /// State slot `i`.
+    Slot(usize),
+}
+
+/// A column to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnSpec {
+    /// As shown (`height`, `x[0]`).
+    pub name: String,
+    /// SI unit text (`m`).
+    pub unit: String,
+    /// Quantity kind (`Length`).
+    pub quantity: String,
+    /// Where it comes from.
+    pub source: Source,
+}
+
+impl ColumnSpec {
+    /// The value of this column in a sample.
+    pub fn value(&self, t: f64, state: &[f64], observe: &[f64]) -> f64 {
+        match self.source {
+            Source::Time => t,
+            Source::Observe(i) => observe.get(i).copied().unwrap_or(f64::NAN),
+            Source::Slot(i) => state.get(i).copied().unwrap_or(f64::NAN),
+        }
+    }
+}
+
+fn usage(message: String) -> Failure {
+    Failure { message, code: 2 }
+}
+
+/// Unit and quantity of the checked state named `name`.
+pub fn state_unit(checked: &CheckedModel, name: &str) -> (String, String) {
+    match checked.state(name) {
+        Some(id) => {
+            let s = &checked.states[id.0];
+            (s.dim.si_unit(), s.kind.clone())
+        }
+        None => (String::new(), String::new()),
+    }
+}
+
+/// The names `--y` and `--x` accept, for messages.
+fn choices(info: &ModelInfo) -> String {
+    let mut names = vec!["t".to_string()];
+    names.extend(info.observes.iter().map(|o| o.name.clone()));
+    for s in info.states.iter().filter(|s| s.shape.len() <= 1) {
+        match s.shape.as_slice() {
+            [n] if *n > 1 => names.push(format!("{}[0..{}]", s.name, n - 1)),
+            _ => names.push(s.name.clone()),
+        }
+    }
+    names.join(", ")
+}
+
+/// Resolves `name` (`t`, an observe, `x` for every component of state x, `x[1]`) to
+/// one or more columns.
+pub fn resolve(
+    name: &str,
+    info: &ModelInfo,
+    checked: &CheckedModel,
+    fields: &[String],
+) -> Result<Vec<ColumnSpec>, Failure> {
+    let key = physis_syntax::lexer::normalize_name(name.trim());
+    let same = |other: &str| physis_syntax::lexer::normalize_name(other) == key;
+    if key == "t" {
+        return Ok(vec![ColumnSpec {
+            name: "t".into(),
+            unit: "s".into(),
+            quantity: "Time".into(),
+            source: Source::Time,
+        }]);
+    }
+    if let Some((i, o)) = info
+        .observes
+        .iter()
+        .enumerate()
+        .find(|(_, o)| same(&o.name))
+    {
+        return Ok(vec![ColumnSpec {
+            name: o.name.clone(),
+            unit: o.unit.clone(),
+            quantity: o.quantity.clone(),
+            source: Source::Observe(i),
+        }]);
+    }
+    let (base, index) = match key.strip_suffix(']').and_then(|k| k.split_once('[')) {
+        Some((b, i)) => {
+            let i = i
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| usage(format!("error: `{name}`: the index must be a whole number")))?;
+            (b.trim().to_string(), Some(i))
+        }
+        None => (key.clone(), None),
+    };
+    let unknown = || {
+        usage(format!(
+            "error: `{}` has no column `{name}`; it has: {}",
+            info.name,
+            choices(info)
+        ))
+    };
+    let state = info
+        .states
+        .iter()
+        .find(|s| physis_syntax::lexer::normalize_name(&s.name) == base)
+        .ok_or_else(unknown)?;
+    if fields
+        .iter()
+        .any(|f| physis_syntax::lexer::normalize_name(f) == base)
+    {
+        return Err(usage(format!(
+            "error: `{}` is a field; plot it with --field {}",
+            state.name, state.name
+        )));
+    }
+    let (unit, quantity) = state_unit(checked, &state.name);
+    let column = |k: usize, shown: String| ColumnSpec {
+        name: shown,
+        unit: unit.clone(),
+        quantity: quantity.clone(),
+        source: Source::Slot(state.offset + k),
+    };
+    match (index, state.len()) {
+        (None, 1) if state.shape.is_empty() => Ok(vec![column(0, state.name.clone())]),
+        (None, n) => Ok((0..n)
+            .map(|k| column(k, format!("{}[{k}]", state.name)))
+            .collect()),
+        (Some(k), n) if k < n => Ok(vec![column(k, format!("{}[{k}]", state.name))]),
+        (Some(k), n) => Err(usage(format!(
+            "error: `{}` has {n} component(s); index {k} is out of range",
+            state.name
+        ))),
+    }
+}
+
+/// Every non-field state component (what a model without observes plots by default).
+pub fn all_states(
+    info: &ModelInfo,
+    checked: &CheckedModel,
+    fields: &[String],
+) -> Result<Vec<ColumnSpec>, Failure> {
+    let mut out = Vec::new();
+    for s in info.states.iter().filter(|s| !fields.contains(&s.name)) {
+        out.extend(resolve(&s.name, info, checked, fields)?);
+    }
+    Ok(out)
+}
+
+/// A field's grid: one axis per coordinate, nodes evenly spaced with both ends included, or
+/// N nodes over one period for a periodic field (as the lowering places them).
+pub fn grid_axes(checked: &CheckedModel, periodic: bool) -> Vec<physis_plot::GridAxis> {
+    let Some(g) = &checked.grid else {
+        return Vec::new();
+    };
+    let unit = g.dim.si_unit();
+    g.coords
+        .iter()
+        .zip(&g.sizes)
+        .zip(g.from.iter().zip(&g.to))
+        .map(|((name, &n), (&a, &b))| physis_plot::GridAxis {
+            name: name.clone(),
+            unit: unit.clone(),
+            nodes: (0..n)
+                .map(|k| {
+                    let intervals = if periodic { n } else { n.saturating_sub(1) };
+                    if intervals > 0 {
+                        a + (b - a) * k as f64 / intervals as f64
+                    } else {
+                        a
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Names of the model's fields (states declared with `field`).
+pub fn field_names(checked: &CheckedModel) -> Vec<String> {
+    checked
+        .states
+        .iter()
+        .filter(|s| s.is_field)
+        .map(|s| s.name.clone())
+        .collect()
+}
