@@ -13,7 +13,7 @@ use crate::func::{Hoist, Inputs};
 use crate::grid_func::body;
 use crate::grid_scheme::{explicit, implicit, pattern_items};
 use crate::info::model_info;
-use crate::model::{Heap, Storage, inputs_of, residual_form, signature};
+use crate::model::{Heap, Storage, inputs_of, model_info_fn, residual_form, signature};
 use crate::names::usize_lit;
 use crate::plan::Plan;
 
@@ -261,19 +261,13 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
     let np = usize_lit(plan.defaults.len());
     let blocks = &hoist.blocks;
     let ns = usize_lit(hoist.scratch);
-    let info = model_info(&ir.info)?;
+    let info_fn = model_info_fn(model_info(&ir.info)?);
     let items = quote! {
         impl #ty {
             /// Number of state slots.
             pub const DIM: usize = #d;
 
-            /// The static description the driver reads (names, scheme, clauses), shared
-            /// by every instance.
-            pub fn model_info() -> ::std::sync::Arc<::physis_runtime::ModelInfo> {
-                static INFO: ::std::sync::LazyLock<::std::sync::Arc<::physis_runtime::ModelInfo>> =
-                    ::std::sync::LazyLock::new(|| ::std::sync::Arc::new(#info));
-                ::std::sync::Arc::clone(&INFO)
-            }
+            #info_fn
 
             #pattern
 

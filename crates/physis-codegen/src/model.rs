@@ -105,7 +105,7 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
     let np = usize_lit(plan.defaults.len());
     let nk = usize_lit(hoist.len);
     let blocks = &hoist.blocks;
-    let info = model_info(&ir.info)?;
+    let info_fn = model_info_fn(model_info(&ir.info)?);
     let d = usize_lit(dim);
     let call = |name: &str, inp: Inputs, at: &At, fail: TokenStream| {
         invoke(&format_ident!("{}", name), inp, at, dim, nw, &fail)
@@ -145,13 +145,7 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
             /// Number of state slots.
             pub const DIM: usize = #d;
 
-            /// The static description the driver reads (names, scheme, clauses), shared
-            /// by every instance.
-            pub fn model_info() -> ::std::sync::Arc<::physis_runtime::ModelInfo> {
-                static INFO: ::std::sync::LazyLock<::std::sync::Arc<::physis_runtime::ModelInfo>> =
-                    ::std::sync::LazyLock::new(|| ::std::sync::Arc::new(#info));
-                ::std::sync::Arc::clone(&INFO)
-            }
+            #info_fn
 
             /// Everything that depends on the parameters alone, computed once per run as
             /// the interpreter folds it.
@@ -541,6 +535,20 @@ fn implicit(
 
         fn implicit_error(&mut self, args: &::physis_runtime::StepArgs<'_>, next: &[f64], err: &mut [f64]) {
             #err_body
+        }
+    }
+}
+
+/// `model_info()`: the static description the driver reads, built once and shared by every
+/// instance (small and grid models alike).
+pub(crate) fn model_info_fn(info: TokenStream) -> TokenStream {
+    quote! {
+        /// The static description the driver reads (names, scheme, clauses), shared
+        /// by every instance.
+        pub fn model_info() -> ::std::sync::Arc<::physis_runtime::ModelInfo> {
+            static INFO: ::std::sync::LazyLock<::std::sync::Arc<::physis_runtime::ModelInfo>> =
+                ::std::sync::LazyLock::new(|| ::std::sync::Arc::new(#info));
+            ::std::sync::Arc::clone(&INFO)
         }
     }
 }

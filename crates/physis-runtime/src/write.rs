@@ -149,10 +149,10 @@ impl Serialize for Reason<'_> {
     }
 }
 
-/// One state's value: a number, an array, or nested arrays for a 2-D field.
-struct Value<'a>(&'a [f64], &'a [usize]);
+/// One state's value: a number, an array, or nested arrays for a 2-D field (row-major).
+pub(crate) struct Shaped<'a>(pub(crate) &'a [f64], pub(crate) &'a [usize]);
 
-impl Serialize for Value<'_> {
+impl Serialize for Shaped<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
         match self.1 {
@@ -163,7 +163,7 @@ impl Serialize for Value<'_> {
                 let mut q = s.serialize_seq(Some(*n))?;
                 for k in 0..*n {
                     let part = self.0.get(k * inner..(k + 1) * inner).unwrap_or(&[]);
-                    q.serialize_element(&Value(part, rest))?;
+                    q.serialize_element(&Shaped(part, rest))?;
                 }
                 q.end()
             }
@@ -178,7 +178,7 @@ impl Serialize for States<'_> {
         let mut m = s.serialize_map(Some(self.0.len()))?;
         for st in self.0 {
             let part = self.1.get(st.offset..st.offset + st.len()).unwrap_or(&[]);
-            m.serialize_entry(&st.name, &Value(part, &st.shape))?;
+            m.serialize_entry(&st.name, &Shaped(part, &st.shape))?;
         }
         m.end()
     }

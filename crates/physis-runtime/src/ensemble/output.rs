@@ -8,11 +8,12 @@
 
 use std::io::Write;
 
-use serde::ser::{SerializeMap, SerializeSeq};
+use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use crate::info::StateInfo;
 use crate::stats::Moments;
+use crate::write::Shaped;
 
 use super::{EnsembleError, EnsembleResult};
 
@@ -292,27 +293,6 @@ impl Serialize for Named<'_> {
             m.serialize_entry(&o.name, &pick(x))?;
         }
         m.end()
-    }
-}
-
-/// A state's values: a number, an array, or nested arrays (row-major).
-struct Shaped<'a>(&'a [f64], &'a [usize]);
-
-impl Serialize for Shaped<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.1 {
-            [] => self.0.first().copied().unwrap_or(f64::NAN).serialize(s),
-            [_] => self.0.serialize(s),
-            [n, rest @ ..] => {
-                let inner: usize = rest.iter().product();
-                let mut q = s.serialize_seq(Some(*n))?;
-                for k in 0..*n {
-                    let part = self.0.get(k * inner..(k + 1) * inner).unwrap_or(&[]);
-                    q.serialize_element(&Shaped(part, rest))?;
-                }
-                q.end()
-            }
-        }
     }
 }
 
