@@ -14,18 +14,25 @@ use crate::model::IrModel;
 use crate::specialise::SchemeFns;
 use crate::tape::{Inputs, Tape};
 
-/// A tape with its register file.
+/// A tape (shared by the clones of a model) with its own register file.
 #[derive(Clone, Debug)]
 struct Prog {
-    tape: Tape,
+    tape: Arc<Tape>,
     regs: Vec<f64>,
 }
 
 impl Prog {
-    fn new(f: &Function, params: &[f64]) -> Result<Self, IrError> {
-        let tape = Tape::compile(&bind_params(f, params)?)?;
+    /// `f` compiled with `params` folded in, or with parameters left as loads.
+    fn new(f: &Function, params: Option<&[f64]>) -> Result<Self, IrError> {
+        let tape = match params {
+            Some(p) => Tape::compile(&bind_params(f, p)?)?,
+            None => Tape::compile(f)?,
+        };
         let regs = tape.registers();
-        Ok(Prog { tape, regs })
+        Ok(Prog {
+            tape: Arc::new(tape),
+            regs,
+        })
     }
 
     #[inline]
@@ -102,20 +109,30 @@ impl TapeModel {
 
     /// Compiles `model` with the given parameter vector (see [`IrModel::run_params`]).
     pub fn with_params(model: &IrModel, params: Vec<f64>) -> Result<Self, BindError> {
-        if params.len() != model.param_len() {
-            return Err(BindError::Params {
-                model: model.info.name.clone(),
-                expected: model.param_len(),
-                got: params.len(),
-            });
-        }
+        check_len(model, &params)?;
+        Self::compile(model, params, true)
+    }
+
+    /// Compiles `model` once with its parameters left as inputs, for many parameter
+    /// vectors (a sweep): [`UnboundTapes::bind`] then costs a copy, not a compilation.
+    pub fn unbound(model: &IrModel) -> Result<UnboundTapes, BindError> {
+        Ok(UnboundTapes(Self::compile(
+            model,
+            model.default_params(),
+            false,
+        )?))
+    }
+
+    fn compile(model: &IrModel, params: Vec<f64>, fold: bool) -> Result<Self, BindError> {
+        let folded = fold.then_some(&params[..]);
+        let prog = |f: &Function| Prog::new(f, folded);
         let scheme = match &model.scheme.fns {
             SchemeFns::Explicit {
                 step,
                 adaptive,
                 fsal,
             } => SchemeProgs::Explicit {
-                step: Prog::new(step, &params)?,
+                step: prog(step)?,
                 adaptive: *adaptive,
                 fsal: *fsal,
             },
@@ -125,26 +142,23 @@ impl TapeModel {
                 jvp,
                 error,
             } => SchemeProgs::Implicit {
-                residual: Prog::new(residual, &params)?,
-                jacobian: jacobian
-                    .as_ref()
-                    .map(|f| Prog::new(f, &params))
-                    .transpose()?,
-                jvp: Prog::new(jvp, &params)?,
-                error: error.as_ref().map(|f| Prog::new(f, &params)).transpose()?,
+                residual: prog(residual)?,
+                jacobian: jacobian.as_ref().map(prog).transpose()?,
+                jvp: prog(jvp)?,
+                error: error.as_ref().map(prog).transpose()?,
                 seed: vec![0.0; model.dynamics.dim()],
                 col: vec![0.0; model.dynamics.dim()],
             },
         };
-        let initial = Prog::new(&model.initial, &params)?;
-        let rate = Prog::new(&model.rate, &params)?;
-        let rate_jvp = Prog::new(&model.rate_jvp, &params)?;
-        let margins = Prog::new(&model.margins, &params)?;
-        let observe = Prog::new(&model.observe, &params)?;
+        let initial = prog(&model.initial)?;
+        let rate = prog(&model.rate)?;
+        let rate_jvp = prog(&model.rate_jvp)?;
+        let margins = prog(&model.margins)?;
+        let observe = prog(&model.observe)?;
         let resets = model
             .resets
             .iter()
-            .map(|r| Ok((r.slots.clone(), Prog::new(&r.func, &params)?)))
+            .map(|r| Ok((r.slots.clone(), prog(&r.func)?)))
             .collect::<Result<_, IrError>>()?;
         Ok(TapeModel {
             info: model.info.clone(),
@@ -170,6 +184,43 @@ impl TapeModel {
     /// Instructions run per rate evaluation (for reports).
     pub fn rate_len(&self) -> usize {
         self.rate.tape.len()
+    }
+}
+
+fn check_len(model: &IrModel, params: &[f64]) -> Result<(), BindError> {
+    if params.len() == model.param_len() {
+        Ok(())
+    } else {
+        Err(BindError::Params {
+            model: model.info.name.clone(),
+            expected: model.param_len(),
+            got: params.len(),
+        })
+    }
+}
+
+/// A model's tapes compiled with the parameters as inputs ([`TapeModel::unbound`]). A
+/// model bound from them computes the same bits as one compiled for its parameters
+/// ([`bind_params`] folds by the very operations the loads feed), a little slower per
+/// call and much cheaper to make.
+#[derive(Clone, Debug)]
+pub struct UnboundTapes(TapeModel);
+
+impl UnboundTapes {
+    /// A model running these tapes with `params`.
+    pub fn bind(&self, params: Vec<f64>) -> Result<TapeModel, BindError> {
+        let expected = self.0.params.len();
+        if params.len() != expected {
+            return Err(BindError::Params {
+                model: self.0.info.name.clone(),
+                expected,
+                got: params.len(),
+            });
+        }
+        Ok(TapeModel {
+            params,
+            ..self.0.clone()
+        })
     }
 }
 

@@ -28,6 +28,8 @@ pub mod error;
 pub mod eval;
 pub mod interp;
 pub mod ir;
+mod lane_code;
+pub mod lanes;
 /// The whole-array kernels, shared with generated code through the runtime.
 pub use physis_runtime::kernels;
 pub mod layout;
@@ -45,10 +47,11 @@ mod vecops;
 
 pub use builder::Builder;
 pub use error::IrError;
-pub use interp::{BindError, TapeModel, bind_params};
+pub use interp::{BindError, TapeModel, UnboundTapes, bind_params};
 pub use ir::{
     Bc, BinOp, Function, Grid, Inst, Op, ReduceOp, Source, Stencil, StencilOp, Ty, UnOp, ValueId,
 };
+pub use lanes::{LaneProgram, TapeLanes};
 pub use layout::{Dynamics, Layout, Part};
 pub use lower::{LowerError, lower, lower_with_source};
 pub use model::{IrModel, ModelSpec, NamedRun, ParamSpec, ResetSpec, assemble};

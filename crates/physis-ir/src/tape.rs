@@ -77,7 +77,7 @@ impl Inputs<'_> {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-enum Ins {
+pub(crate) enum Ins {
     Load {
         d: u32,
         src: Source,
@@ -216,7 +216,7 @@ enum Ins {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum BcReg {
+pub(crate) enum BcReg {
     Dirichlet(u32),
     Neumann(u32),
     Periodic,
@@ -225,9 +225,9 @@ enum BcReg {
 /// A compiled function.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tape {
-    code: Vec<Ins>,
-    init: Vec<f64>,
-    flat: Vec<u32>,
+    pub(crate) code: Vec<Ins>,
+    pub(crate) init: Vec<f64>,
+    pub(crate) flat: Vec<u32>,
 }
 
 impl Tape {

@@ -5,8 +5,11 @@
 //! run ([`Simulation::run`]) and a pull-based stream ([`crate::Samples`]). Buffers are
 //! allocated once in [`Simulation::new`]; a step allocates nothing.
 
+mod lockstep;
 mod start;
 mod step;
+
+pub(crate) use lockstep::run_lockstep;
 
 use std::sync::Arc;
 
@@ -286,6 +289,11 @@ impl<M: Model> Simulation<M> {
     /// How the run ended, once it has.
     pub fn end(&self) -> Option<&RunEnd> {
         self.end.as_ref()
+    }
+
+    /// Takes how the run ended, once it has (the ensemble's lockstep runs end in place).
+    pub(crate) fn take_end(&mut self) -> Option<RunEnd> {
+        self.end.take()
     }
 
     /// Gives the model back.

@@ -28,9 +28,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::driver::Simulation;
+use crate::driver::{Simulation, run_lockstep};
 use crate::error::RunError;
 use crate::info::ModelInfo;
+use crate::lanes::{LaneFactory, NoLanes};
 use crate::model::Model;
 use crate::options::RunOptions;
 use crate::sweep::{MAX_SETS, ParamSet, Sweep};
@@ -118,8 +119,11 @@ pub enum EnsembleError {
 }
 
 /// Many runs of one simulation: see the [module documentation](self).
-pub struct Ensemble<M, F> {
+pub struct Ensemble<M, F, L = NoLanes> {
     factory: F,
+    lanes: L,
+    /// Members per lockstep batch (0: no batches).
+    width: usize,
     count: usize,
     sweep: Sweep,
     options: RunOptions,
@@ -139,11 +143,38 @@ where
     pub fn new(factory: F, count: usize) -> Self {
         Self {
             factory,
+            lanes: NoLanes,
+            width: 0,
             count,
             sweep: Sweep::new(),
             options: RunOptions::default(),
             threads: None,
             quantiles: DEFAULT_QUANTILES.to_vec(),
+            model: PhantomData,
+        }
+    }
+}
+
+impl<M, F, L> Ensemble<M, F, L>
+where
+    M: Model,
+    F: Fn(&ParamSet) -> Result<M, String> + Sync,
+    L: LaneFactory,
+{
+    /// Runs members in lockstep batches of `width` through `lanes` wherever their model
+    /// allows it (see [`crate::LaneKernel`]): the same results, bit for bit, in less time
+    /// when the kernel evaluates a batch faster than its members one by one. A `width` of
+    /// 0 (or a factory that builds no kernel) runs every member on its own.
+    pub fn lanes<L2: LaneFactory>(self, lanes: L2, width: usize) -> Ensemble<M, F, L2> {
+        Ensemble {
+            factory: self.factory,
+            lanes,
+            width,
+            count: self.count,
+            sweep: self.sweep,
+            options: self.options,
+            threads: self.threads,
+            quantiles: self.quantiles,
             model: PhantomData,
         }
     }
@@ -240,14 +271,31 @@ where
         let total = self.len();
         let done = AtomicUsize::new(0);
         let work = || {
-            let outs: Vec<Result<grid::MemberOut, EnsembleError>> = (0..total)
-                .into_par_iter()
-                .map(|i| {
-                    let out = self.run_member(i, collect, &info);
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                    out
-                })
-                .collect();
+            let outs: Vec<Result<grid::MemberOut, EnsembleError>> = if self.width > 0 {
+                // Batches are fixed by member index, never by scheduling.
+                let batches: Vec<Vec<Result<grid::MemberOut, EnsembleError>>> = (0..total
+                    .div_ceil(self.width))
+                    .into_par_iter()
+                    .map(|b| {
+                        let first = b * self.width;
+                        let members = first..total.min(first + self.width);
+                        let n = members.len();
+                        let out = self.run_batch(members, collect, &info);
+                        progress(done.fetch_add(n, Ordering::Relaxed) + n, total);
+                        out
+                    })
+                    .collect();
+                batches.into_iter().flatten().collect()
+            } else {
+                (0..total)
+                    .into_par_iter()
+                    .map(|i| {
+                        let out = self.run_member(i, collect, &info);
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                        out
+                    })
+                    .collect()
+            };
             let outs = outs.into_iter().collect::<Result<Vec<_>, _>>()?;
             Ok(result::assemble(info, outs, &self.quantiles, grid))
         };
@@ -293,6 +341,109 @@ where
         grid: Option<GridSpec>,
         first: &ModelInfo,
     ) -> Result<grid::MemberOut, EnsembleError> {
+        let mut m = self.prepare_member(i, grid, first)?;
+        loop {
+            match m.sim.advance(&mut m.sink) {
+                Ok(false) => {}
+                Ok(true) => break,
+                Err(source) => return Err(m.run_error(source)),
+            }
+        }
+        let end = m
+            .sim
+            .take_end()
+            .ok_or_else(|| m.run_error(ended_early(&m.sim)))?;
+        Ok(m.finish(end))
+    }
+
+    /// Builds members `members`, starts each, then runs them in lockstep (or one by one
+    /// where the model does not allow it).
+    fn run_batch(
+        &self,
+        members: std::ops::Range<usize>,
+        grid: Option<GridSpec>,
+        first: &ModelInfo,
+    ) -> Vec<Result<grid::MemberOut, EnsembleError>> {
+        let mut prepared = Vec::with_capacity(members.len());
+        for i in members {
+            match self.prepare_member(i, grid, first) {
+                Ok(m) => prepared.push(m),
+                // The first failure is the batch's outcome (members after it never run).
+                Err(e) => return vec![Err(e)],
+            }
+        }
+        let sets: Vec<ParamSet> = prepared.iter().map(|m| m.params.clone()).collect();
+        let kernel = self.lanes.kernel(&sets);
+        let mut sims = Vec::with_capacity(prepared.len());
+        let mut sinks = Vec::with_capacity(prepared.len());
+        let mut rest = Vec::with_capacity(prepared.len());
+        for m in prepared {
+            let Member {
+                index,
+                params,
+                sim,
+                sink,
+                on_grid,
+            } = m;
+            sims.push(sim);
+            sinks.push(sink);
+            rest.push((index, params, on_grid));
+        }
+        let failed = |l: usize, source: RunError| {
+            let (member, params, _) = &rest[l];
+            vec![Err(EnsembleError::Run {
+                member: *member,
+                params: params.to_string(),
+                source,
+            })]
+        };
+        for (l, (sim, sink)) in sims.iter_mut().zip(sinks.iter_mut()).enumerate() {
+            if let Err(e) = sim.advance(sink) {
+                return failed(l, e);
+            }
+        }
+        let wanted = sinks.iter().any(GridSink::collects);
+        let outcome = match kernel {
+            Some(mut k) => run_lockstep(&mut sims, &mut sinks, k.as_mut(), wanted),
+            None => sims
+                .iter_mut()
+                .zip(sinks.iter_mut())
+                .enumerate()
+                .try_for_each(|(l, (sim, sink))| {
+                    loop {
+                        match sim.advance(sink) {
+                            Ok(true) => return Ok(()),
+                            Ok(false) => {}
+                            Err(e) => return Err((l, e)),
+                        }
+                    }
+                }),
+        };
+        if let Err((l, e)) = outcome {
+            return failed(l, e);
+        }
+        sims.iter_mut()
+            .zip(sinks)
+            .zip(rest)
+            .map(|((sim, sink), (index, params, on_grid))| {
+                let end = sim.take_end().ok_or_else(|| EnsembleError::Run {
+                    member: index,
+                    params: params.to_string(),
+                    source: ended_early(sim),
+                })?;
+                let result = MemberResult { index, params, end };
+                Ok(sink.finish(result, on_grid))
+            })
+            .collect()
+    }
+
+    /// Builds member `i`'s model and run, checked against the first member.
+    fn prepare_member(
+        &self,
+        i: usize,
+        grid: Option<GridSpec>,
+        first: &ModelInfo,
+    ) -> Result<Member<M>, EnsembleError> {
         let params = self.member_params(i).unwrap_or_default();
         let model = (self.factory)(&params).map_err(|message| EnsembleError::Factory {
             params: params.to_string(),
@@ -320,13 +471,48 @@ where
         }
         // A member on another grid (its own settings differ) leaves no series.
         let on_grid = grid.is_none() || GridSpec::of(&sim) == grid;
-        let mut sink = GridSink::new(grid.filter(|_| on_grid));
-        let end = sim.run(&mut sink).map_err(run_error)?;
-        let member = MemberResult {
+        Ok(Member {
             index: i,
             params,
+            sim,
+            sink: GridSink::new(grid.filter(|_| on_grid)),
+            on_grid,
+        })
+    }
+}
+
+/// A run that returned without an end (a driver defect, reported rather than hidden).
+fn ended_early<M: Model>(sim: &Simulation<M>) -> RunError {
+    RunError::BadModel {
+        model: sim.info().name.clone(),
+        problem: "the run stopped before its end".into(),
+    }
+}
+
+/// A member ready to run.
+struct Member<M: Model> {
+    index: usize,
+    params: ParamSet,
+    sim: Simulation<M>,
+    sink: GridSink,
+    on_grid: bool,
+}
+
+impl<M: Model> Member<M> {
+    fn run_error(&self, source: RunError) -> EnsembleError {
+        EnsembleError::Run {
+            member: self.index,
+            params: self.params.to_string(),
+            source,
+        }
+    }
+
+    fn finish(self, end: crate::sample::RunEnd) -> grid::MemberOut {
+        let result = MemberResult {
+            index: self.index,
+            params: self.params,
             end,
         };
-        Ok(sink.finish(member, on_grid))
+        self.sink.finish(result, self.on_grid)
     }
 }

@@ -61,6 +61,7 @@ pub mod frame;
 mod hermite;
 mod info;
 pub mod kernels;
+mod lanes;
 mod locate;
 mod matrix;
 mod model;
@@ -90,6 +91,7 @@ pub use info::{
     AtomInfo, Clause, Cmp, Cond, ConserveInfo, ModelInfo, ObserveInfo, SchemeInfo, Settings,
     SourceRef, StateInfo,
 };
+pub use lanes::{LaneFactory, LaneKernel, NoLanes};
 pub use matrix::DenseMatrix;
 pub use model::{JacobianLayout, Model, ResidualForm, StepArgs, StepOut};
 pub use noise::Noise;

@@ -21,6 +21,11 @@ use crate::normal::{TABLES, Tables, standard_normal};
 pub struct Noise {
     rng: ChaCha8Rng,
     tables: &'static Tables,
+    /// Standard normals drawn but not used (handed back by the ensemble's lockstep, which
+    /// draws a block at a time), used before any new draw: the sequence stays the same.
+    ahead: Vec<f64>,
+    /// The next unused value of `ahead`.
+    next: usize,
 }
 
 impl Noise {
@@ -32,14 +37,38 @@ impl Noise {
         Self {
             rng,
             tables: &TABLES,
+            ahead: Vec::new(),
+            next: 0,
         }
+    }
+
+    /// The next standard normal of the sequence.
+    #[inline]
+    pub(crate) fn standard(&mut self) -> f64 {
+        match self.ahead.get(self.next) {
+            Some(&z) => {
+                self.next += 1;
+                z
+            }
+            None => standard_normal(&mut self.rng, self.tables),
+        }
+    }
+
+    /// Puts standard normals drawn with [`Noise::standard`] but not used back in front of
+    /// the sequence.
+    pub(crate) fn unread(&mut self, zs: impl IntoIterator<Item = f64>) {
+        let rest = self.ahead.split_off(self.next.min(self.ahead.len()));
+        self.ahead.clear();
+        self.ahead.extend(zs);
+        self.ahead.extend(rest);
+        self.next = 0;
     }
 
     /// Fills `dw` with independent `N(0, h)` increments.
     pub fn increments(&mut self, h: f64, dw: &mut [f64]) {
         let s = h.sqrt();
         for x in dw.iter_mut() {
-            *x = s * standard_normal(&mut self.rng, self.tables);
+            *x = s * self.standard();
         }
     }
 }
@@ -65,6 +94,29 @@ mod tests {
         let mut c = Noise::new(7, 1);
         c.increments(0.25, &mut dv);
         assert_ne!(dw, dv);
+    }
+
+    #[test]
+    fn normals_put_back_come_first() {
+        let mut a = Noise::new(3, 5);
+        let mut b = Noise::new(3, 5);
+        let mut plain = vec![0.0; 300];
+        a.increments(0.01, &mut plain);
+        // Draw 100, use 30, hand 70 back (twice, nested), then plain increments.
+        let s = 0.01f64.sqrt();
+        let drawn: Vec<f64> = (0..100).map(|_| b.standard()).collect();
+        let mut mixed: Vec<f64> = drawn[..30].iter().map(|z| s * z).collect();
+        b.unread(drawn[30..].iter().copied());
+        let again: Vec<f64> = (0..10).map(|_| b.standard()).collect();
+        mixed.extend(again[..4].iter().map(|z| s * z));
+        b.unread(again[4..].iter().copied());
+        let mut rest = vec![0.0; 266];
+        b.increments(0.01, &mut rest);
+        mixed.extend(rest);
+        assert_eq!(
+            plain.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            mixed.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        );
     }
 
     /// Golden values: the generator's first words and the first normals for seed 42,

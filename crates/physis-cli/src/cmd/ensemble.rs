@@ -10,10 +10,12 @@
 //! prints one JSON object with the statistics of the final values instead; `--members`
 //! adds (or, without a file, prints instead) one row per member.
 
-use super::prepare::{Failure, Prepared, RunArgs, number_prefix_len, prepare, quantity_scalar};
+use super::prepare::{
+    Failure, Prepared, RunArgs, model_error, number_prefix_len, prepare, quantity_scalar,
+};
 use super::progress::Progress;
-use physis_ir::TapeModel;
-use physis_runtime::{Ensemble, EnsembleError, EnsembleResult, ParamSet, Sweep};
+use physis_ir::{LaneProgram, TapeModel, lanes::WIDTH};
+use physis_runtime::{Ensemble, EnsembleError, EnsembleResult, LaneKernel, ParamSet, Sweep};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -116,20 +118,40 @@ pub fn execute(run: &RunArgs, args: &EnsembleArgs, output: &Output<'_>) -> Resul
     let slots = member_slots(&prepared, &sweep)?;
     // Without a sweep every member runs the same program: compile it once.
     let template = prepared.model()?;
-    let factory = |set: &ParamSet| -> Result<TapeModel, String> {
-        if set.is_empty() {
-            return Ok(template.clone());
-        }
+    let params_of = |set: &ParamSet| {
         let mut params = prepared.params.clone();
         for ((_, v), &slot) in set.iter().zip(&slots) {
             params[slot] = v;
         }
-        TapeModel::with_params(&prepared.ir, params).map_err(|e| e.to_string())
+        params
     };
+    // A sweep's members share tapes compiled once with the parameters as inputs (the
+    // same bits as tapes compiled per member, without a compilation per member).
+    let unbound = if sweep.axes().is_empty() {
+        None
+    } else {
+        Some(TapeModel::unbound(&prepared.ir).map_err(|e| model_error(format!("error: {e}")))?)
+    };
+    let factory = |set: &ParamSet| -> Result<TapeModel, String> {
+        match &unbound {
+            Some(tapes) if !set.is_empty() => tapes.bind(params_of(set)).map_err(|e| e.to_string()),
+            _ => Ok(template.clone()),
+        }
+    };
+    // Batches of members share one dispatch of each lane-tape instruction (bit-identical
+    // to running them one by one); a model the lanes cannot run gets no program.
+    let program = LaneProgram::new(&prepared.ir).ok().flatten();
+    let lanes = |sets: &[ParamSet]| -> Option<Box<dyn LaneKernel>> {
+        let params: Vec<Vec<f64>> = sets.iter().map(params_of).collect();
+        let kernel = program.as_ref()?.kernel(&params)?;
+        Some(Box::new(kernel))
+    };
+    let width = if program.is_some() { WIDTH } else { 0 };
     let mut ensemble = Ensemble::new(factory, per_set)
         .options(prepared.options.clone())
         .sweep(sweep)
-        .quantiles(&args.quantiles);
+        .quantiles(&args.quantiles)
+        .lanes(lanes, width);
     if let Some(k) = args.threads {
         ensemble = ensemble.threads(k);
     }

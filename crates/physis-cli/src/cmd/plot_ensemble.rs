@@ -39,10 +39,11 @@ pub fn bands(prepared: &Prepared, columns: &[ColumnSpec], count: usize) -> Resul
             }
         }
     }
+    // Every member runs the same program: compile it once.
+    let template = TapeModel::with_params(&prepared.ir, prepared.params.clone())
+        .map_err(|e| failure(format!("error: {e}"), 1))?;
     let factory = |_: &ParamSet| -> Result<Observed<TapeModel>, String> {
-        let model = TapeModel::with_params(&prepared.ir, prepared.params.clone())
-            .map_err(|e| e.to_string())?;
-        Ok(Observed::new(model, &extra))
+        Ok(Observed::new(template.clone(), &extra))
     };
     let result = Ensemble::new(factory, count)
         .options(prepared.options.clone())

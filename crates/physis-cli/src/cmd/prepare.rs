@@ -79,7 +79,7 @@ fn usage(message: impl Into<String>) -> Failure {
     }
 }
 
-fn model_error(message: impl Into<String>) -> Failure {
+pub(crate) fn model_error(message: impl Into<String>) -> Failure {
     Failure {
         message: message.into(),
         code: 1,

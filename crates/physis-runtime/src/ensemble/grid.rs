@@ -98,6 +98,11 @@ impl GridSink {
         }
     }
 
+    /// Whether this sink keeps samples (it has a grid).
+    pub fn collects(&self) -> bool {
+        self.grid.is_some()
+    }
+
     pub fn finish(self, result: MemberResult, on_grid: bool) -> MemberOut {
         MemberOut {
             result,

@@ -1,0 +1,347 @@
+//! Tapes run over a batch of ensemble members at once ([`physis_runtime::LaneKernel`]).
+//!
+//! A lane tape is an ordinary [`Tape`] whose every register holds [`WIDTH`] values, one per
+//! member: each instruction is dispatched once and applied to the whole row, so the
+//! interpreter's per-instruction cost is shared by the batch and the row loops vectorise.
+//! Parameters stay loads (one value per lane) instead of being folded in; folding applies
+//! exactly the operations the loads then feed (see [`crate::bind_params`]), so a lane
+//! computes the same bits as its member's own [`crate::TapeModel`]. Only scalar
+//! instructions have lane forms: a model with arrays (grids, vector states) runs member by
+//! member.
+
+use std::sync::Arc;
+
+use physis_runtime::LaneKernel;
+
+use crate::error::IrError;
+use crate::ir::{Function, Source};
+use crate::lane_code::{LaneIns, fuse, run_code};
+use crate::model::IrModel;
+use crate::step::SchemeFns;
+use crate::tape::{Ins, Tape};
+
+/// Members per batch. Wide enough to share the dispatch, small enough that a tape's
+/// registers stay in the first-level cache.
+pub const WIDTH: usize = 64;
+
+/// One register: a value per lane.
+pub(crate) type Row = [f64; WIDTH];
+
+/// The inputs of a lane tape, slot-major (slot `k` of lane `l` at `k·WIDTH + l`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LaneInputs<'a> {
+    t: f64,
+    h: f64,
+    y: &'a [f64],
+    f0: &'a [f64],
+    p: &'a [f64],
+    dw: &'a [f64],
+    rate: &'a [f64],
+}
+
+impl LaneInputs<'_> {
+    /// Loads slot `k` of `src` into `out`.
+    #[inline(always)]
+    pub(crate) fn load(&self, src: Source, k: u32, out: &mut Row) {
+        let s = match src {
+            Source::T => return out.fill(self.t),
+            Source::H => return out.fill(self.h),
+            Source::State => self.y,
+            Source::F0 => self.f0,
+            Source::Param => self.p,
+            Source::Dw => self.dw,
+            Source::Rate => self.rate,
+            _ => &[],
+        };
+        let k = k as usize * WIDTH;
+        match s.get(k..k + WIDTH) {
+            Some(r) => out.copy_from_slice(r),
+            // As the scalar tape: a slot not given reads NaN.
+            None => out.fill(f64::NAN),
+        }
+    }
+}
+
+/// A [`Tape`] of scalar instructions, run over [`WIDTH`] lanes.
+#[derive(Clone, Debug)]
+struct LaneTape {
+    tape: Tape,
+    /// The tape's code with multiply-adds fused.
+    code: Vec<LaneIns>,
+}
+
+impl LaneTape {
+    /// The lane form of `f`, or `None` when it has array instructions.
+    fn compile(f: &Function) -> Result<Option<Self>, IrError> {
+        let tape = Tape::compile(f)?;
+        let scalar = tape.code.iter().all(|i| {
+            matches!(
+                i,
+                Ins::Load { .. }
+                    | Ins::Add { .. }
+                    | Ins::Sub { .. }
+                    | Ins::Mul { .. }
+                    | Ins::Div { .. }
+                    | Ins::Neg { .. }
+                    | Ins::Un { .. }
+                    | Ins::Bin { .. }
+                    | Ins::Powi { .. }
+                    | Ins::Select { .. }
+                    | Ins::Copy { .. }
+            )
+        });
+        Ok(scalar.then(|| Self {
+            code: fuse(&tape.code, &tape.flat),
+            tape,
+        }))
+    }
+
+    fn registers(&self) -> Vec<Row> {
+        self.tape.init.iter().map(|&v| [v; WIDTH]).collect()
+    }
+
+    fn run(&self, regs: &mut [Row], inp: &LaneInputs<'_>) {
+        run_code(&self.code, regs, inp);
+    }
+
+    /// Output slots `from..from + out.len() / WIDTH` into `out`, slot-major.
+    fn write(&self, regs: &[Row], from: usize, out: &mut [f64]) {
+        for (row, r) in out
+            .chunks_exact_mut(WIDTH)
+            .zip(self.tape.flat.iter().skip(from))
+        {
+            row.copy_from_slice(&regs[*r as usize]);
+        }
+    }
+}
+
+/// A model's lane tapes, compiled once and shared by every batch of an ensemble.
+#[derive(Debug)]
+pub struct LaneProgram {
+    dim: usize,
+    fsal: bool,
+    params: usize,
+    step: LaneTape,
+    rate: LaneTape,
+    margins: LaneTape,
+    observe: LaneTape,
+}
+
+impl LaneProgram {
+    /// The lane tapes of `model`, or `None` when it cannot run in lanes: an implicit or
+    /// adaptive scheme, or arrays anywhere in its functions.
+    pub fn new(model: &IrModel) -> Result<Option<Arc<Self>>, IrError> {
+        let SchemeFns::Explicit {
+            step,
+            adaptive: false,
+            fsal,
+        } = &model.scheme.fns
+        else {
+            return Ok(None);
+        };
+        let (Some(step), Some(rate), Some(margins), Some(observe)) = (
+            LaneTape::compile(step)?,
+            LaneTape::compile(&model.rate)?,
+            LaneTape::compile(&model.margins)?,
+            LaneTape::compile(&model.observe)?,
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(Arc::new(Self {
+            dim: model.dynamics.dim(),
+            fsal: *fsal,
+            params: model.param_len(),
+            step,
+            rate,
+            margins,
+            observe,
+        })))
+    }
+
+    /// A kernel for members with these parameter vectors (at most [`WIDTH`]; lanes past
+    /// them repeat the first). `None` when a vector has the wrong length or there are
+    /// none or too many.
+    pub fn kernel(self: &Arc<Self>, params: &[Vec<f64>]) -> Option<TapeLanes> {
+        if params.is_empty()
+            || params.len() > WIDTH
+            || params.iter().any(|p| p.len() != self.params)
+        {
+            return None;
+        }
+        let mut p = vec![0.0; self.params * WIDTH];
+        for l in 0..WIDTH {
+            let own = params.get(l).unwrap_or(&params[0]);
+            for (k, v) in own.iter().enumerate() {
+                p[k * WIDTH + l] = *v;
+            }
+        }
+        Some(TapeLanes {
+            step: self.step.registers(),
+            rate: self.rate.registers(),
+            margins: self.margins.registers(),
+            observe: self.observe.registers(),
+            prog: Arc::clone(self),
+            p,
+        })
+    }
+}
+
+/// A batch of [`WIDTH`] members run by lane tapes.
+#[derive(Debug)]
+pub struct TapeLanes {
+    prog: Arc<LaneProgram>,
+    p: Vec<f64>,
+    step: Vec<Row>,
+    rate: Vec<Row>,
+    margins: Vec<Row>,
+    observe: Vec<Row>,
+}
+
+impl LaneKernel for TapeLanes {
+    fn lanes(&self) -> usize {
+        WIDTH
+    }
+
+    fn step(
+        &mut self,
+        t: f64,
+        h: f64,
+        y: &[f64],
+        f0: &[f64],
+        dw: &[f64],
+        next: &mut [f64],
+        f1: &mut [f64],
+    ) {
+        let inp = LaneInputs {
+            t,
+            h,
+            y,
+            f0,
+            p: &self.p,
+            dw,
+            ..LaneInputs::default()
+        };
+        self.prog.step.run(&mut self.step, &inp);
+        // `next`, then `f1` when fsal (an adaptive error never reaches lanes).
+        self.prog.step.write(&self.step, 0, next);
+        if self.prog.fsal {
+            self.prog.step.write(&self.step, self.prog.dim, f1);
+        }
+    }
+
+    fn rate(&mut self, t: f64, y: &[f64], out: &mut [f64]) {
+        let inp = LaneInputs {
+            t,
+            y,
+            p: &self.p,
+            ..LaneInputs::default()
+        };
+        self.prog.rate.run(&mut self.rate, &inp);
+        self.prog.rate.write(&self.rate, 0, out);
+    }
+
+    fn margins(&mut self, t: f64, out: &mut [f64]) {
+        let inp = LaneInputs {
+            t,
+            p: &self.p,
+            ..LaneInputs::default()
+        };
+        self.prog.margins.run(&mut self.margins, &inp);
+        self.prog.margins.write(&self.margins, 0, out);
+    }
+
+    fn observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+        let inp = LaneInputs {
+            t,
+            y,
+            rate: dydt,
+            p: &self.p,
+            ..LaneInputs::default()
+        };
+        self.prog.observe.run(&mut self.observe, &inp);
+        self.prog.observe.write(&self.observe, 0, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builder::Builder;
+    use crate::lane_code::LaneIns;
+    use crate::tape::Inputs;
+
+    /// Every lane of a lane tape equals the scalar tape on that lane's inputs, bit for bit,
+    /// with products fused into the adds and subtracts that alone read them.
+    #[test]
+    fn lane_tapes_fuse_and_match_the_scalar_tape() -> Result<(), IrError> {
+        let mut b = Builder::new();
+        let (x, y, z) = (
+            b.load(Source::State, 0),
+            b.load(Source::State, 1),
+            b.load(Source::Param, 0),
+        );
+        let xz = b.mul(x, z)?;
+        let o0 = b.add(xz, y)?; // y + x·z, its operands live on: fused
+        let xy = b.mul(x, y)?;
+        let o1 = b.add(xy, z)?; // z + x·y (the product also read below: not fused)
+        let o2 = b.sub(xy, z)?;
+        let xx = b.mul(x, x)?;
+        let zz = b.mul(z, y)?;
+        let o3 = b.sub(zz, xx)?; // z·y − x·x
+        let s = b.unary(crate::ir::UnOp::Sin, o3)?;
+        let yz = b.mul(y, z)?;
+        let o4 = b.sub(s, yz)?; // sin(...) − y·z (y·z hash-conses with z·y)
+        let f = b.finish("f", &[o0, o1, o2, o3, o4])?;
+        let lane = LaneTape::compile(&f)?.expect("scalar");
+        let fused = lane
+            .code
+            .iter()
+            .filter(|i| !matches!(i, LaneIns::Plain(_)))
+            .count();
+        // x·z is fused; x·y (read twice), x·x (x's register reused before the subtract)
+        // and z·y (shared with y·z) are not.
+        assert_eq!(fused, 1, "{:?}", lane.code);
+        assert!(lane.code.len() < lane.tape.code.len());
+        let mut ys = vec![0.0; 2 * WIDTH];
+        let mut ps = vec![0.0; WIDTH];
+        for l in 0..WIDTH {
+            let v = l as f64;
+            ys[l] = 0.1 * v - 1.7;
+            ys[WIDTH + l] = 1.0 / (v + 0.3);
+            ps[l] = (v * 0.37).sin() * 1e3;
+        }
+        ys[3] = f64::INFINITY;
+        ys[WIDTH + 5] = f64::NAN;
+        let mut regs = lane.registers();
+        let inp = LaneInputs {
+            y: &ys,
+            p: &ps,
+            ..LaneInputs::default()
+        };
+        lane.run(&mut regs, &inp);
+        let mut out = vec![0.0; 5 * WIDTH];
+        lane.write(&regs, 0, &mut out);
+        let mut sregs = lane.tape.registers();
+        for l in 0..WIDTH {
+            let (y0, p0) = ([ys[l], ys[WIDTH + l]], [ps[l]]);
+            lane.tape.run(
+                &mut sregs,
+                &Inputs {
+                    y: &y0,
+                    p: &p0,
+                    ..Inputs::default()
+                },
+            );
+            let mut want = [0.0; 5];
+            lane.tape.write(&sregs, 0, &mut want);
+            for (k, w) in want.iter().enumerate() {
+                assert_eq!(
+                    out[k * WIDTH + l].to_bits(),
+                    w.to_bits(),
+                    "lane {l} out {k}"
+                );
+            }
+        }
+        Ok(())
+    }
+}
