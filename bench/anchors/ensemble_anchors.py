@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
-"""Times the ensemble anchors (ANCHORS.md A6 GBM, A7 Lorenz) with vectorised NumPy.
+"""Times the ensemble anchors (ANCHORS.md A6 GBM, A7 Lorenz) with vectorised NumPy and,
+given `--physis PATH` (a release `physis` binary), the same ensembles interpreted from
+`bench/anchors/ensemble/*.hph` by `physis run --summary -q` on 1 and 2 threads, in the same run.
 
-Prints one JSON object per problem, like ode_anchors.py.
+Prints one JSON object per problem and solver, like ode_anchors.py; the physis rows carry their
+ratio to NumPy. (The hand-written Rust loops are timed by `cargo bench -p physis-ir --bench
+ensembles`, beside the interpreter in lanes.)
 """
 import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 
@@ -48,12 +54,42 @@ def median_time(fn, repeat):
     return statistics.median(times), out
 
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+PHYSIS_RUNS = {
+    "A6 gbm 10k paths": ["ensemble/gbm.hph", "--ensemble", "10000"],
+    "A7 lorenz 8192": ["ensemble/lorenz.hph", "--sweep", "ρ=0..21:8192"],
+}
+
+
+def physis_run(binary, problem, threads):
+    model, *args = PHYSIS_RUNS[problem]
+    cmd = [binary, "run", os.path.join(HERE, model), *args, "--summary", "-q",
+           "--threads", str(threads)]
+
+    def run():
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+        return json.loads(out)["final"]["mean"]
+
+    return run
+
+
 def main():
     repeat = 1 if "--quick" in sys.argv else 3
-    s, r = median_time(gbm, repeat)
-    print(json.dumps({"problem": "A6 gbm 10k paths", "solver": "numpy euler-maruyama", "median_s": s, "result": r}))
-    s, r = median_time(lorenz, repeat)
-    print(json.dumps({"problem": "A7 lorenz 8192", "solver": "numpy rk4", "median_s": s, "result": r}))
+    physis = None
+    if "--physis" in sys.argv:
+        physis = sys.argv[sys.argv.index("--physis") + 1]
+    for problem, solver, fn in [
+        ("A6 gbm 10k paths", "numpy euler-maruyama", gbm),
+        ("A7 lorenz 8192", "numpy rk4", lorenz),
+    ]:
+        base, r = median_time(fn, repeat)
+        print(json.dumps({"problem": problem, "solver": solver, "median_s": base, "result": r}))
+        if physis is None:
+            continue
+        for threads in (1, 2):
+            s, r = median_time(physis_run(physis, problem, threads), max(repeat, 5))
+            print(json.dumps({"problem": problem, "solver": f"physis cli, {threads} thread(s)",
+                              "median_s": s, "ratio_to_numpy": s / base, "final_mean": r}))
 
 
 if __name__ == "__main__":

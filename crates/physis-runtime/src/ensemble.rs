@@ -454,7 +454,8 @@ where
             params: params.to_string(),
             source,
         };
-        let sim = Simulation::new(model, &self.member_options(i)).map_err(run_error)?;
+        // Boxed: a batch moves its runs around, and a run is over a kilobyte.
+        let sim = Box::new(Simulation::new(model, &self.member_options(i)).map_err(run_error)?);
         let own = sim.info();
         if own.dim != first.dim || own.observes.len() != first.observes.len() {
             return Err(EnsembleError::Mismatch {
@@ -493,7 +494,7 @@ fn ended_early<M: Model>(sim: &Simulation<M>) -> RunError {
 struct Member<M: Model> {
     index: usize,
     params: ParamSet,
-    sim: Simulation<M>,
+    sim: Box<Simulation<M>>,
     sink: GridSink,
     on_grid: bool,
 }

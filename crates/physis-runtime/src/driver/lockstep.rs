@@ -130,7 +130,7 @@ impl Lanes {
     }
 
     /// Copies every active run into its lane; the other lanes shadow `lead`.
-    fn load_all<M: Model>(&mut self, sims: &[Simulation<M>], active: &[bool], lead: usize) {
+    fn load_all<M: Model>(&mut self, sims: &[Box<Simulation<M>>], active: &[bool], lead: usize) {
         for (l, sim) in sims.iter().enumerate() {
             if active[l] {
                 self.load(l, sim);
@@ -184,7 +184,7 @@ impl Normals {
         self.next >= self.len
     }
 
-    fn refill<M: Model>(&mut self, sims: &mut [Simulation<M>], active: &[bool]) {
+    fn refill<M: Model>(&mut self, sims: &mut [Box<Simulation<M>>], active: &[bool]) {
         let w = self.width;
         for (l, sim) in sims.iter_mut().enumerate() {
             if active[l] {
@@ -208,7 +208,7 @@ impl Normals {
         self.next += 1;
     }
 
-    fn hand_back<M: Model>(&mut self, sims: &mut [Simulation<M>], active: &[bool]) {
+    fn hand_back<M: Model>(&mut self, sims: &mut [Box<Simulation<M>>], active: &[bool]) {
         if self.is_empty() {
             return;
         }
@@ -257,7 +257,7 @@ impl Clock {
 /// `samples_wanted` false the quiet steps' samples are counted but not delivered (the
 /// caller's sinks ignore step samples). A failure names the run it came from.
 pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
-    sims: &mut [Simulation<M>],
+    sims: &mut [Box<Simulation<M>>],
     sinks: &mut [S],
     kernel: &mut dyn LaneKernel,
     samples_wanted: bool,
@@ -462,7 +462,7 @@ fn kept(before: &[f64], after: &[f64], active: &[bool], holds: impl Fn(f64) -> b
 
 /// The active runs, each to its end by its own driver.
 fn one_by_one<M: Model, S: SampleSink>(
-    sims: &mut [Simulation<M>],
+    sims: &mut [Box<Simulation<M>>],
     sinks: &mut [S],
     active: &[bool],
 ) -> Result<(), (usize, RunError)> {
