@@ -2,8 +2,9 @@
 //! u0 = (1, 0, 0), t in [0, 1], rk4 step 1e-3) and A6 (geometric Brownian motion, 10,000
 //! paths, Euler–Maruyama step 1e-3), interpreted from `bench/anchors/ensemble/*.hph`: the
 //! ensemble in lanes ([`LaneProgram`]) on 1 and 2 threads and member by member, against a
-//! hand-written loop doing the same arithmetic with the same noise, in the same run.
-//! Run: `cargo bench -p physis-ir --bench ensembles`.
+//! hand-written loop doing the same arithmetic with the same noise, in the same run. The
+//! allocator is mimalloc, as in the `physis` binary. Run:
+//! `cargo bench -p physis-ir --bench ensembles`.
 #![allow(missing_docs)]
 
 use std::hint::black_box;
@@ -13,6 +14,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use physis_ir::{IrModel, LaneProgram, TapeModel, lanes::WIDTH, lower_with_source};
 use physis_runtime::{Ensemble, LaneKernel, Noise, ParamSet, Sweep, linspace};
 use rayon::prelude::*;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const LORENZ: &str = include_str!("../../../bench/anchors/ensemble/lorenz.hph");
 const GBM: &str = include_str!("../../../bench/anchors/ensemble/gbm.hph");

@@ -57,10 +57,8 @@ impl Noise {
     /// Puts standard normals drawn with [`Noise::standard`] but not used back in front of
     /// the sequence.
     pub(crate) fn unread(&mut self, zs: impl IntoIterator<Item = f64>) {
-        let rest = self.ahead.split_off(self.next.min(self.ahead.len()));
-        self.ahead.clear();
-        self.ahead.extend(zs);
-        self.ahead.extend(rest);
+        self.ahead.drain(..self.next.min(self.ahead.len()));
+        self.ahead.splice(0..0, zs);
         self.next = 0;
     }
 
