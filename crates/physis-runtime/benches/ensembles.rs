@@ -4,7 +4,8 @@
 //! loops doing the same arithmetic with the same noise. The models are hand-written
 //! `Model`s with straight-line steps (what generated code will look like); the rk4 model
 //! declares the prelude's stability radius, so each member also pays the driver's
-//! stability check. Run: `cargo bench -p physis-runtime --bench ensembles`.
+//! stability check. The ensembles run member by member and in lockstep batches
+//! ([`ModelLaneFactory`]). Run: `cargo bench -p physis-runtime --bench ensembles`.
 #![allow(missing_docs)]
 
 use std::hint::black_box;
@@ -13,8 +14,9 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use physis_runtime::{
-    AtomInfo, Clause, Cmp, Cond, Ensemble, Model, ModelInfo, Noise, ParamSet, RunOptions, Sample,
-    SampleSink, SchemeInfo, Settings, StateInfo, StepArgs, StepOut, Sweep, linspace, run_into,
+    AtomInfo, Clause, Cmp, Cond, Ensemble, MODEL_LANES, Model, ModelInfo, ModelLaneFactory, Noise,
+    ParamSet, RunOptions, Sample, SampleSink, SchemeInfo, Settings, StateInfo, StepArgs, StepOut,
+    Sweep, linspace, run_into,
 };
 use rayon::prelude::*;
 
@@ -140,7 +142,8 @@ fn lorenz_hand(rho: f64) -> [f64; 3] {
     u
 }
 
-fn lorenz_ensemble(threads: usize) -> f64 {
+/// `lanes`: in lockstep batches ([`ModelLaneFactory`]), else member by member.
+fn lorenz_ensemble(threads: usize, lanes: bool) -> f64 {
     let info = info(
         "Lorenz",
         &["x", "y", "z"],
@@ -156,9 +159,13 @@ fn lorenz_ensemble(threads: usize) -> f64 {
             rho: p.get("rho").ok_or("no rho")?,
         })
     };
-    let r = Ensemble::new(factory, 1)
+    let r = Ensemble::new(&factory, 1)
         .sweep(sweep)
         .threads(threads)
+        .lanes(
+            ModelLaneFactory(&factory),
+            if lanes { MODEL_LANES } else { 0 },
+        )
         .run()
         .expect("runs");
     r.finals.state[2].mean
@@ -197,16 +204,20 @@ fn gbm_hand(path: usize) -> f64 {
     x
 }
 
-fn gbm_ensemble(threads: usize) -> f64 {
+fn gbm_ensemble(threads: usize, lanes: bool) -> f64 {
     let info = info("Gbm", &["x"], scheme("eulerMaruyama", true, 0, None), 1);
     let factory = |_: &ParamSet| -> Result<Gbm, String> {
         Ok(Gbm {
             info: Arc::clone(&info),
         })
     };
-    let r = Ensemble::new(factory, PATHS)
+    let r = Ensemble::new(&factory, PATHS)
         .seed(1)
         .threads(threads)
+        .lanes(
+            ModelLaneFactory(&factory),
+            if lanes { MODEL_LANES } else { 0 },
+        )
         .run()
         .expect("runs");
     r.finals.state[0].mean
@@ -271,9 +282,11 @@ fn bench(c: &mut Criterion) {
     // driver's steps are differences of grid times t0 + k·h, a few ulps off h).
     let rhos = linspace(0.0, 21.0, MEMBERS);
     let z: f64 = rhos.iter().map(|&r| lorenz_hand(r)[2]).sum::<f64>() / MEMBERS as f64;
-    assert!((z - lorenz_ensemble(1)).abs() < 1e-9 * z.abs());
+    assert!((z - lorenz_ensemble(1, false)).abs() < 1e-9 * z.abs());
+    assert_eq!(lorenz_ensemble(1, false), lorenz_ensemble(1, true));
     let x: f64 = (0..PATHS).map(gbm_hand).sum::<f64>() / PATHS as f64;
-    assert!((x - gbm_ensemble(1)).abs() < 1e-9 * x);
+    assert!((x - gbm_ensemble(1, false)).abs() < 1e-9 * x);
+    assert_eq!(gbm_ensemble(1, false), gbm_ensemble(1, true));
 
     let mut g = c.benchmark_group("lorenz_8192");
     g.sample_size(10)
@@ -301,12 +314,16 @@ fn bench(c: &mut Criterion) {
     g.bench_function("driver_loop_1_thread", |b| {
         b.iter(|| lorenz_driver_loop(black_box(&rhos)))
     });
-    g.bench_function("ensemble_1_thread", |b| {
-        b.iter(|| lorenz_ensemble(black_box(1)))
-    });
-    g.bench_function("ensemble_2_threads", |b| {
-        b.iter(|| lorenz_ensemble(black_box(2)))
-    });
+    for (name, threads, lanes) in [
+        ("ensemble_1_thread", 1, false),
+        ("ensemble_2_threads", 2, false),
+        ("ensemble_lanes_1_thread", 1, true),
+        ("ensemble_lanes_2_threads", 2, true),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| lorenz_ensemble(black_box(threads), lanes))
+        });
+    }
     g.finish();
 
     let mut g = c.benchmark_group("gbm_10000");
@@ -329,12 +346,14 @@ fn bench(c: &mut Criterion) {
     g.bench_function("driver_loop_1_thread", |b| {
         b.iter(|| gbm_driver_loop(black_box(PATHS)))
     });
-    g.bench_function("ensemble_1_thread", |b| {
-        b.iter(|| gbm_ensemble(black_box(1)))
-    });
-    g.bench_function("ensemble_2_threads", |b| {
-        b.iter(|| gbm_ensemble(black_box(2)))
-    });
+    for (name, threads, lanes) in [
+        ("ensemble_1_thread", 1, false),
+        ("ensemble_2_threads", 2, false),
+        ("ensemble_lanes_1_thread", 1, true),
+        ("ensemble_lanes_2_threads", 2, true),
+    ] {
+        g.bench_function(name, |b| b.iter(|| gbm_ensemble(black_box(threads), lanes)));
+    }
     g.finish();
 }
 

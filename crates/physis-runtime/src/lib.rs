@@ -65,6 +65,7 @@ mod lanes;
 mod locate;
 mod matrix;
 mod model;
+mod model_lanes;
 mod newton;
 mod noise;
 mod normal;
@@ -94,6 +95,7 @@ pub use info::{
 pub use lanes::{LaneFactory, LaneKernel, NoLanes};
 pub use matrix::DenseMatrix;
 pub use model::{JacobianLayout, Model, ResidualForm, StepArgs, StepOut};
+pub use model_lanes::{MODEL_LANES, ModelLaneFactory, ModelLanes};
 pub use noise::Noise;
 pub use options::{DEFAULT_LIMIT, RunOptions};
 pub use reason::{Cause, Reason, ReasonKind};

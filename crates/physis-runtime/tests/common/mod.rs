@@ -10,9 +10,9 @@ use physis_runtime::{
     SourceRef, StateInfo, StepArgs, StepOut,
 };
 
-type Rate = Box<dyn Fn(f64, &[f64], &mut [f64])>;
-type Margins = Box<dyn Fn(f64, &[f64], &[f64], &mut [f64])>;
-type Reset = Box<dyn Fn(usize, f64, &[f64], &mut [f64])>;
+type Rate = Box<dyn Fn(f64, &[f64], &mut [f64]) + Send>;
+type Margins = Box<dyn Fn(f64, &[f64], &[f64], &mut [f64]) + Send>;
+type Reset = Box<dyn Fn(usize, f64, &[f64], &mut [f64]) + Send>;
 
 /// The test schemes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -93,7 +93,7 @@ pub fn model(
     name: &str,
     scheme: Scheme,
     y0: &[f64],
-    rate: impl Fn(f64, &[f64], &mut [f64]) + 'static,
+    rate: impl Fn(f64, &[f64], &mut [f64]) + Send + 'static,
 ) -> Builder {
     let n = y0.len();
     Builder {
@@ -162,7 +162,7 @@ impl Builder {
     pub fn atoms(
         mut self,
         ops: &[Cmp],
-        m: impl Fn(f64, &[f64], &[f64], &mut [f64]) + 'static,
+        m: impl Fn(f64, &[f64], &[f64], &mut [f64]) + Send + 'static,
     ) -> Self {
         self.info.atoms = ops
             .iter()
@@ -197,14 +197,14 @@ impl Builder {
         });
         self
     }
-    pub fn reset(mut self, r: impl Fn(usize, f64, &[f64], &mut [f64]) + 'static) -> Self {
+    pub fn reset(mut self, r: impl Fn(usize, f64, &[f64], &mut [f64]) + Send + 'static) -> Self {
         self.reset = Box::new(r);
         self
     }
     pub fn observes(
         mut self,
         names: &[&str],
-        o: impl Fn(f64, &[f64], &[f64], &mut [f64]) + 'static,
+        o: impl Fn(f64, &[f64], &[f64], &mut [f64]) + Send + 'static,
     ) -> Self {
         self.info.observes = names.iter().map(|n| ObserveInfo::named(*n)).collect();
         self.observe = Box::new(o);
@@ -219,7 +219,11 @@ impl Builder {
         });
         self
     }
-    pub fn noise(mut self, noises: usize, g: impl Fn(f64, &[f64], &mut [f64]) + 'static) -> Self {
+    pub fn noise(
+        mut self,
+        noises: usize,
+        g: impl Fn(f64, &[f64], &mut [f64]) + Send + 'static,
+    ) -> Self {
         self.info.noises = noises;
         self.diffusion = Box::new(g);
         self
