@@ -98,6 +98,24 @@ fn gbm_hand(path: usize) -> f64 {
     x
 }
 
+/// The interpreted rows of a group: lanes on 1 and 2 threads, member by member.
+fn interpreted_rows(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    model: &IrModel,
+    sweep: &Sweep,
+    count: usize,
+) {
+    for (name, threads, lanes) in [
+        ("lanes_1_thread", 1, true),
+        ("lanes_2_threads", 2, true),
+        ("members_1_thread", 1, false),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| interpreted(model, black_box(sweep), count, threads, lanes))
+        });
+    }
+}
+
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -142,15 +160,7 @@ fn bench(c: &mut Criterion) {
             })
         })
     });
-    for (name, threads, lanes) in [
-        ("lanes_1_thread", 1, true),
-        ("lanes_2_threads", 2, true),
-        ("members_1_thread", 1, false),
-    ] {
-        g.bench_function(name, |b| {
-            b.iter(|| interpreted(&lorenz_model, black_box(&sweep), 1, threads, lanes))
-        });
-    }
+    interpreted_rows(&mut g, &lorenz_model, &sweep, 1);
     g.finish();
 
     let mut g = c.benchmark_group("gbm_10000");
@@ -170,15 +180,7 @@ fn bench(c: &mut Criterion) {
             })
         })
     });
-    for (name, threads, lanes) in [
-        ("lanes_1_thread", 1, true),
-        ("lanes_2_threads", 2, true),
-        ("members_1_thread", 1, false),
-    ] {
-        g.bench_function(name, |b| {
-            b.iter(|| interpreted(&gbm_model, black_box(&none), PATHS, threads, lanes))
-        });
-    }
+    interpreted_rows(&mut g, &gbm_model, &none, PATHS);
     g.finish();
 }
 

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use physis_runtime::LaneKernel;
+use physis_runtime::{LaneKernel, StepArgs};
 
 use crate::error::IrError;
 use crate::ir::{Function, Source};
@@ -202,23 +202,14 @@ impl LaneKernel for TapeLanes {
         WIDTH
     }
 
-    fn step(
-        &mut self,
-        t: f64,
-        h: f64,
-        y: &[f64],
-        f0: &[f64],
-        dw: &[f64],
-        next: &mut [f64],
-        f1: &mut [f64],
-    ) {
+    fn step(&mut self, args: &StepArgs<'_>, next: &mut [f64], f1: &mut [f64]) {
         let inp = LaneInputs {
-            t,
-            h,
-            y,
-            f0,
+            t: args.t,
+            h: args.h,
+            y: args.y,
+            f0: args.f0,
             p: &self.p,
-            dw,
+            dw: args.dw,
             ..LaneInputs::default()
         };
         self.prog.step.run(&mut self.step, &inp);

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use physis_ir::{IrModel, LaneProgram, TapeLanes, TapeModel, lanes::WIDTH, lower_with_source};
 use physis_runtime::{
-    Ensemble, EnsembleResult, LaneKernel, ParamSet, ReasonKind, RunOptions, Sweep, linspace,
+    Ensemble, EnsembleResult, LaneKernel, ParamSet, ReasonKind, RunOptions, StepArgs, Sweep,
+    linspace,
 };
 
 /// Lane tapes that count the batched steps they take.
@@ -21,18 +22,9 @@ impl LaneKernel for Counting {
     fn lanes(&self) -> usize {
         self.inner.lanes()
     }
-    fn step(
-        &mut self,
-        t: f64,
-        h: f64,
-        y: &[f64],
-        f0: &[f64],
-        dw: &[f64],
-        next: &mut [f64],
-        f1: &mut [f64],
-    ) {
+    fn step(&mut self, args: &StepArgs<'_>, next: &mut [f64], f1: &mut [f64]) {
         self.steps.fetch_add(1, Ordering::Relaxed);
-        self.inner.step(t, h, y, f0, dw, next, f1);
+        self.inner.step(args, next, f1);
     }
     fn rate(&mut self, t: f64, y: &[f64], out: &mut [f64]) {
         self.inner.rate(t, y, out);

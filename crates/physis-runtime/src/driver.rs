@@ -9,7 +9,7 @@ mod lockstep;
 mod start;
 mod step;
 
-pub(crate) use lockstep::run_lockstep;
+pub(crate) use lockstep::{run_each, run_lockstep};
 
 use std::sync::Arc;
 

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::driver::{Simulation, run_lockstep};
+use crate::driver::{Simulation, run_each, run_lockstep};
 use crate::error::RunError;
 use crate::info::ModelInfo;
 use crate::lanes::{LaneFactory, NoLanes};
@@ -405,19 +405,7 @@ where
         let wanted = sinks.iter().any(GridSink::collects);
         let outcome = match kernel {
             Some(mut k) => run_lockstep(&mut sims, &mut sinks, k.as_mut(), wanted),
-            None => sims
-                .iter_mut()
-                .zip(sinks.iter_mut())
-                .enumerate()
-                .try_for_each(|(l, (sim, sink))| {
-                    loop {
-                        match sim.advance(sink) {
-                            Ok(true) => return Ok(()),
-                            Ok(false) => {}
-                            Err(e) => return Err((l, e)),
-                        }
-                    }
-                }),
+            None => run_each(&mut sims, &mut sinks),
         };
         if let Err((l, e)) = outcome {
             return failed(l, e);

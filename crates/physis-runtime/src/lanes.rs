@@ -11,6 +11,7 @@
 //!
 //! Layout: for `L` lanes, slot `j` of lane `l` is element `j·L + l` of every buffer.
 
+use crate::model::StepArgs;
 use crate::sweep::ParamSet;
 
 /// A model's step, rate, margins and observes over `L` members at once (see the
@@ -20,20 +21,10 @@ pub trait LaneKernel: Send {
     /// The batch width `L`.
     fn lanes(&self) -> usize;
 
-    /// The explicit fixed step from `(t, y)` with rate `f0` and Wiener increments `dw`
-    /// (noise `k` of lane `l` at `k·L + l`) into `next`, and for a scheme that declares
-    /// `fsal` the rate at `(t + h, next)` into `f1` (else `f1` is left alone).
-    #[allow(clippy::too_many_arguments)] // the step's inputs and outputs, as in `StepArgs`
-    fn step(
-        &mut self,
-        t: f64,
-        h: f64,
-        y: &[f64],
-        f0: &[f64],
-        dw: &[f64],
-        next: &mut [f64],
-        f1: &mut [f64],
-    );
+    /// The explicit fixed step of every lane into `next`, and for a scheme that declares
+    /// `fsal` the rate at `(t + h, next)` into `f1` (else `f1` is left alone). The
+    /// arguments' `y`, `f0` and `dw` are slot-major (noise `k` of lane `l` at `k·L + l`).
+    fn step(&mut self, args: &StepArgs<'_>, next: &mut [f64], f1: &mut [f64]);
 
     /// The rate at `(t, y)` into `out`.
     fn rate(&mut self, t: f64, y: &[f64], out: &mut [f64]);
@@ -52,6 +43,22 @@ pub trait LaneFactory: Sync {
     /// The kernel for members with these parameter sets (at most its width), or `None`
     /// to run them one by one.
     fn kernel(&self, sets: &[ParamSet]) -> Option<Box<dyn LaneKernel>>;
+}
+
+/// Lane `lane`'s values of a slot-major buffer into `out`.
+#[inline]
+pub(crate) fn gather(soa: &[f64], width: usize, lane: usize, out: &mut [f64]) {
+    for (j, o) in out.iter_mut().enumerate() {
+        *o = soa[j * width + lane];
+    }
+}
+
+/// `src` into lane `lane` of a slot-major buffer.
+#[inline]
+pub(crate) fn scatter(src: &[f64], width: usize, lane: usize, soa: &mut [f64]) {
+    for (j, v) in src.iter().enumerate() {
+        soa[j * width + lane] = *v;
+    }
 }
 
 /// No lanes: every member runs on its own (the default).

@@ -5,7 +5,7 @@
 //! (step selection, the clause check, the sample), done once per batch instead of once per
 //! member. The models compute what they compute alone, so the results are the same bits.
 
-use crate::lanes::{LaneFactory, LaneKernel};
+use crate::lanes::{LaneFactory, LaneKernel, gather, scatter};
 use crate::model::{Model, StepArgs, StepOut};
 use crate::sweep::ParamSet;
 
@@ -52,43 +52,20 @@ impl<M: Model> ModelLanes<M> {
     }
 }
 
-#[inline]
-fn gather(soa: &[f64], width: usize, lane: usize, out: &mut [f64]) {
-    for (j, o) in out.iter_mut().enumerate() {
-        *o = soa[j * width + lane];
-    }
-}
-
-#[inline]
-fn scatter(src: &[f64], width: usize, lane: usize, soa: &mut [f64]) {
-    for (j, v) in src.iter().enumerate() {
-        soa[j * width + lane] = *v;
-    }
-}
-
 impl<M: Model + Send> LaneKernel for ModelLanes<M> {
     fn lanes(&self) -> usize {
         self.width
     }
 
-    fn step(
-        &mut self,
-        t: f64,
-        h: f64,
-        y: &[f64],
-        f0: &[f64],
-        dw: &[f64],
-        next: &mut [f64],
-        f1: &mut [f64],
-    ) {
+    fn step(&mut self, lanes: &StepArgs<'_>, next: &mut [f64], f1: &mut [f64]) {
         let w = self.width;
         for (l, m) in self.models.iter_mut().enumerate() {
-            gather(y, w, l, &mut self.y);
-            gather(f0, w, l, &mut self.f0);
-            gather(dw, w, l, &mut self.dw);
+            gather(lanes.y, w, l, &mut self.y);
+            gather(lanes.f0, w, l, &mut self.f0);
+            gather(lanes.dw, w, l, &mut self.dw);
             let args = StepArgs {
-                t,
-                h,
+                t: lanes.t,
+                h: lanes.h,
                 y: &self.y,
                 f0: &self.f0,
                 dw: &self.dw,

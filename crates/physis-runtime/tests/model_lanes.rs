@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use common::{Scheme, TestModel, model};
 use physis_runtime::{
     Cmp, Cond, Ensemble, LaneFactory, LaneKernel, MODEL_LANES, ModelLaneFactory, ParamSet,
-    RunOptions, Sweep, linspace,
+    RunOptions, StepArgs, Sweep, linspace,
 };
 
 /// Ornstein–Uhlenbeck (Euler–Maruyama, 20 ms) with `sigma` and the stop time `end` swept.
@@ -59,18 +59,9 @@ impl LaneKernel for CountingKernel {
     fn lanes(&self) -> usize {
         self.inner.lanes()
     }
-    fn step(
-        &mut self,
-        t: f64,
-        h: f64,
-        y: &[f64],
-        f0: &[f64],
-        dw: &[f64],
-        next: &mut [f64],
-        f1: &mut [f64],
-    ) {
+    fn step(&mut self, args: &StepArgs<'_>, next: &mut [f64], f1: &mut [f64]) {
         self.steps.fetch_add(1, Ordering::Relaxed);
-        self.inner.step(t, h, y, f0, dw, next, f1);
+        self.inner.step(args, next, f1);
     }
     fn rate(&mut self, t: f64, y: &[f64], out: &mut [f64]) {
         self.inner.rate(t, y, out);

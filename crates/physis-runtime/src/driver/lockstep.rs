@@ -13,19 +13,17 @@
 
 use std::sync::Arc;
 
+use super::step::grid_target;
 use super::{Config, Simulation, Src};
 use crate::error::RunError;
 use crate::info::{Cmp, ModelInfo};
-use crate::lanes::LaneKernel;
-use crate::model::Model;
+use crate::lanes::{LaneKernel, gather, scatter};
+use crate::model::{Model, StepArgs};
 use crate::reason::Cause;
 use crate::sample::{Sample, SampleKind, SampleSink};
 
 /// Standard normals a run draws ahead at a time in lockstep.
 const NOISE_BLOCK: usize = 64;
-
-/// Same as the driver's resolution of `t + h` (see `step.rs`).
-const MIN_STEP_REL: f64 = 16.0 * f64::EPSILON;
 
 /// Whether runs of this model with these settings may go in lockstep.
 fn eligible(info: &ModelInfo, cfg: &Config) -> bool {
@@ -57,20 +55,6 @@ struct Lanes {
     end_margins: Vec<f64>,
     dw: Vec<f64>,
     obs: Vec<f64>,
-}
-
-#[inline]
-fn gather(soa: &[f64], width: usize, lane: usize, out: &mut [f64]) {
-    for (j, o) in out.iter_mut().enumerate() {
-        *o = soa[j * width + lane];
-    }
-}
-
-#[inline]
-fn scatter(src: &[f64], width: usize, lane: usize, soa: &mut [f64]) {
-    for (j, v) in src.iter().enumerate() {
-        soa[j * width + lane] = *v;
-    }
 }
 
 fn lane_finite(soa: &[f64], width: usize, lane: usize) -> bool {
@@ -301,14 +285,9 @@ pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
     let mut lane_o = vec![0.0; info.observes.len()];
     while active.iter().any(|&a| a) {
         // The step `take_step` would aim at.
-        let res = MIN_STEP_REL * at.t.abs().max(hf);
-        let mut k = at.grid_k;
-        while cfg.t0 + k as f64 * hf <= at.t + res {
-            k += 1;
-        }
-        let tb = cfg.t0 + k as f64 * hf;
+        let (k, tb) = grid_target(cfg.t0, hf, at.t, at.grid_k);
         let h = tb - at.t;
-        let min_step = (MIN_STEP_REL * at.t.abs()).max(f64::MIN_POSITIVE);
+        let min_step = Simulation::<M>::min_step(at.t);
         let record_inside = cfg
             .record_every
             .is_some_and(|d| cfg.t0 + at.rec_k as f64 * d <= tb);
@@ -352,15 +331,14 @@ pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
             }
             normals.increments(h, &mut lanes.dw);
         }
-        kernel.step(
-            at.t,
+        let args = StepArgs {
+            t: at.t,
             h,
-            &lanes.y,
-            &lanes.f,
-            &lanes.dw,
-            &mut lanes.ynew,
-            &mut lanes.fnew,
-        );
+            y: &lanes.y,
+            f0: &lanes.f,
+            dw: &lanes.dw,
+        };
+        kernel.step(&args, &mut lanes.ynew, &mut lanes.fnew);
         if !fsal {
             kernel.rate(tb, &lanes.ynew, &mut lanes.fnew);
         }
@@ -472,4 +450,13 @@ fn one_by_one<M: Model, S: SampleSink>(
         }
     }
     Ok(())
+}
+
+/// Every run of `sims` to its end by its own driver (no lanes).
+pub(crate) fn run_each<M: Model, S: SampleSink>(
+    sims: &mut [Box<Simulation<M>>],
+    sinks: &mut [S],
+) -> Result<(), (usize, RunError)> {
+    let all = vec![true; sims.len()];
+    one_by_one(sims, sinks, &all)
 }

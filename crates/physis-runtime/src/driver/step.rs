@@ -23,8 +23,18 @@ enum Attempt {
     NewtonFailed,
 }
 
+/// The fixed-step grid point a step from `t` aims at: the first `t0 + k·hf` with `k ≥ k`
+/// clearly past `t` (more than the resolution of `t + h`), as `(k, t0 + k·hf)`.
+pub(super) fn grid_target(t0: f64, hf: f64, t: f64, mut k: u64) -> (u64, f64) {
+    let res = MIN_STEP_REL * t.abs().max(hf);
+    while t0 + k as f64 * hf <= t + res {
+        k += 1;
+    }
+    (k, t0 + k as f64 * hf)
+}
+
 impl<M: Model> Simulation<M> {
-    fn min_step(t: f64) -> f64 {
+    pub(super) fn min_step(t: f64) -> f64 {
         (MIN_STEP_REL * t.abs()).max(f64::MIN_POSITIVE)
     }
 
@@ -97,12 +107,8 @@ impl<M: Model> Simulation<M> {
         let mut h = if adaptive {
             self.h.min(self.cfg.max_step)
         } else {
-            let (t0, hf) = (self.cfg.t0, self.h);
-            let res = MIN_STEP_REL * t.abs().max(hf);
-            while t0 + self.grid_k as f64 * hf <= t + res {
-                self.grid_k += 1;
-            }
-            let tg = t0 + self.grid_k as f64 * hf;
+            let (k, tg) = grid_target(self.cfg.t0, self.h, t, self.grid_k);
+            self.grid_k = k;
             target = Some(tg);
             tg - t
         };
