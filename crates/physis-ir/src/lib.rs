@@ -24,6 +24,7 @@
 pub mod affine;
 pub mod builder;
 pub mod derive;
+mod drift;
 pub mod error;
 pub mod eval;
 pub mod interp;

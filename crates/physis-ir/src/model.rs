@@ -8,6 +8,7 @@ use physis_runtime::{ModelInfo, SchemeInfo};
 
 use crate::builder::Builder;
 use crate::derive::jvp;
+use crate::drift::inline_drift;
 use crate::error::IrError;
 use crate::ir::{Function, Source};
 use crate::layout::Dynamics;
@@ -236,7 +237,7 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
     let which: Vec<usize> = (0..dynamics.layout.parts.len()).collect();
     let outs = {
         let mut subst = rate_subst(&dynamics.layout, t, &y);
-        inline(&mut b, &dynamics.rate, &which, &mut subst)?
+        inline_drift(&mut b, &dynamics.rate, &which, &mut subst)?
     };
     let rate = b.finish("rate", &outs)?;
     let rate_jvp = jvp(&rate, &dynamics.layout, Source::State, "rate_jvp")?;

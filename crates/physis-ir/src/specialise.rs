@@ -7,6 +7,7 @@
 //! read or do; [`SchemeDef`] descriptions are evaluated through it by [`specialise`].
 
 use crate::builder::Builder;
+use crate::drift::inline_drift;
 use crate::error::IrError;
 use crate::ir::{BinOp, Source, UnOp, ValueId};
 use crate::layout::Dynamics;
@@ -391,7 +392,7 @@ impl<'d> SchemeCtx<'d> {
         which: &[usize],
     ) -> Result<Vec<ValueId>, IrError> {
         let mut subst = rate_subst(&self.dynamics.layout, t, y);
-        inline(&mut self.b, &self.dynamics.rate, which, &mut subst)
+        inline_drift(&mut self.b, &self.dynamics.rate, which, &mut subst)
     }
 
     fn count(&mut self, kind: u8, t: ValueId, y: &[ValueId]) {

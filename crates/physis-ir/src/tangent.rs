@@ -53,13 +53,12 @@ pub fn zero(b: &mut Builder, ty: Ty) -> Result<ValueId, IrError> {
 
 type Pair = (Vec<ValueId>, Vec<Option<ValueId>>);
 
-fn walk(
-    b: &mut Builder,
+/// Outputs `which` of `f`, and which of its instructions they need (the rest need not be
+/// inlined).
+pub(crate) fn live_outputs(
     f: &Function,
     which: &[usize],
-    subst: &mut Subst<'_>,
-    mut seed: Option<&mut Subst<'_>>,
-) -> Result<Pair, IrError> {
+) -> Result<(Vec<ValueId>, Vec<bool>), IrError> {
     let mut outs = Vec::with_capacity(which.len());
     for &k in which {
         let v = f.outputs.get(k).ok_or(IrError::Layout {
@@ -76,6 +75,17 @@ fn walk(
             f.insts[i].op.for_each_operand(|v| live[v.index()] = true);
         }
     }
+    Ok((outs, live))
+}
+
+fn walk(
+    b: &mut Builder,
+    f: &Function,
+    which: &[usize],
+    subst: &mut Subst<'_>,
+    mut seed: Option<&mut Subst<'_>>,
+) -> Result<Pair, IrError> {
+    let (outs, live) = live_outputs(f, which)?;
     let mut val = vec![ValueId(u32::MAX); f.insts.len()];
     let mut tan: Vec<Option<ValueId>> = vec![None; f.insts.len()];
     for (i, inst) in f.insts.iter().enumerate() {
