@@ -15,7 +15,7 @@ use physis_runtime::{LaneKernel, StepArgs};
 
 use crate::error::IrError;
 use crate::ir::{Function, Source};
-use crate::lane_code::{LaneIns, fuse, run_code};
+use crate::lane_code::{Op, fuse, lower, run_code};
 use crate::model::IrModel;
 use crate::step::SchemeFns;
 use crate::tape::{Ins, Tape};
@@ -27,10 +27,15 @@ pub const WIDTH: usize = 64;
 /// One register: a value per lane.
 pub(crate) type Row = [f64; WIDTH];
 
+/// What a slot not given reads (as in the scalar tape).
+pub(crate) static NAN_ROW: Row = [f64::NAN; WIDTH];
+
 /// The inputs of a lane tape, slot-major (slot `k` of lane `l` at `k·WIDTH + l`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct LaneInputs<'a> {
     t: f64,
+    /// A time per lane, read instead of `t` when given.
+    ts: Option<&'a Row>,
     h: f64,
     y: &'a [f64],
     f0: &'a [f64],
@@ -39,13 +44,11 @@ pub(crate) struct LaneInputs<'a> {
     rate: &'a [f64],
 }
 
-impl LaneInputs<'_> {
-    /// Loads slot `k` of `src` into `out`.
+impl<'a> LaneInputs<'a> {
+    /// Slot `k` of `src` in place (`src` one of those with a row per slot).
     #[inline(always)]
-    pub(crate) fn load(&self, src: Source, k: u32, out: &mut Row) {
-        let s = match src {
-            Source::T => return out.fill(self.t),
-            Source::H => return out.fill(self.h),
+    pub(crate) fn row(&self, src: Source, k: u32) -> &'a Row {
+        let s: &'a [f64] = match src {
             Source::State => self.y,
             Source::F0 => self.f0,
             Source::Param => self.p,
@@ -54,10 +57,21 @@ impl LaneInputs<'_> {
             _ => &[],
         };
         let k = k as usize * WIDTH;
-        match s.get(k..k + WIDTH) {
-            Some(r) => out.copy_from_slice(r),
-            // As the scalar tape: a slot not given reads NaN.
-            None => out.fill(f64::NAN),
+        s.get(k..k + WIDTH)
+            .and_then(|r| <&Row>::try_from(r).ok())
+            .unwrap_or(&NAN_ROW)
+    }
+
+    /// Loads slot `k` of `src` into `out`.
+    #[inline(always)]
+    pub(crate) fn load(&self, src: Source, k: u32, out: &mut Row) {
+        match src {
+            Source::T => match self.ts {
+                Some(ts) => out.copy_from_slice(ts),
+                None => out.fill(self.t),
+            },
+            Source::H => out.fill(self.h),
+            _ => out.copy_from_slice(self.row(src, k)),
         }
     }
 }
@@ -66,8 +80,31 @@ impl LaneInputs<'_> {
 #[derive(Clone, Debug)]
 struct LaneTape {
     tape: Tape,
-    /// The tape's code with multiply-adds fused.
-    code: Vec<LaneIns>,
+    /// The tape's code with multiply-adds fused and inputs read in place.
+    code: Vec<Op>,
+}
+
+/// Whether every lane of the parameter rows `p` gives the tape the same inputs but for
+/// `t`: it loads no state, rate or noise, and each parameter it loads is equal in every
+/// lane (to the bit).
+fn same_in_every_lane(tape: &Tape, p: &[f64]) -> bool {
+    tape.code.iter().all(|i| match *i {
+        Ins::Load {
+            src: Source::T | Source::H,
+            ..
+        } => true,
+        Ins::Load {
+            src: Source::Param,
+            k,
+            ..
+        } => {
+            let k = k as usize * WIDTH;
+            p.get(k..k + WIDTH)
+                .is_some_and(|row| row.iter().all(|v| v.to_bits() == row[0].to_bits()))
+        }
+        Ins::Load { .. } => false,
+        _ => true,
+    })
 }
 
 impl LaneTape {
@@ -91,7 +128,7 @@ impl LaneTape {
             )
         });
         Ok(scalar.then(|| Self {
-            code: fuse(&tape.code, &tape.flat),
+            code: lower(&fuse(&tape.code, &tape.flat), &tape.flat, tape.init.len()),
             tape,
         }))
     }
@@ -176,6 +213,7 @@ impl LaneProgram {
             }
         }
         Some(TapeLanes {
+            uniform_margins: same_in_every_lane(&self.margins.tape, &p),
             step: self.step.registers(),
             rate: self.rate.registers(),
             margins: self.margins.registers(),
@@ -191,6 +229,8 @@ impl LaneProgram {
 pub struct TapeLanes {
     prog: Arc<LaneProgram>,
     p: Vec<f64>,
+    /// The margins are the same function of `t` in every lane.
+    uniform_margins: bool,
     step: Vec<Row>,
     rate: Vec<Row>,
     margins: Vec<Row>,
@@ -241,6 +281,25 @@ impl LaneKernel for TapeLanes {
         self.prog.margins.write(&self.margins, 0, out);
     }
 
+    fn margins_ahead(&mut self, ts: &[f64], out: &mut [f64]) -> bool {
+        let Some(&last) = ts.last() else {
+            return false;
+        };
+        if !self.uniform_margins || ts.len() > WIDTH {
+            return false;
+        }
+        // Lane `j` evaluates time `j` (lanes past `ts` repeat its last time).
+        let row: Row = std::array::from_fn(|j| ts.get(j).copied().unwrap_or(last));
+        let inp = LaneInputs {
+            ts: Some(&row),
+            p: &self.p,
+            ..LaneInputs::default()
+        };
+        self.prog.margins.run(&mut self.margins, &inp);
+        self.prog.margins.write(&self.margins, 0, out);
+        true
+    }
+
     fn observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
         let inp = LaneInputs {
             t,
@@ -258,7 +317,7 @@ impl LaneKernel for TapeLanes {
 mod tests {
     use super::*;
     use crate::builder::Builder;
-    use crate::lane_code::LaneIns;
+    use crate::lane_code::Op;
     use crate::tape::Inputs;
 
     /// Every lane of a lane tape equals the scalar tape on that lane's inputs, bit for bit,
@@ -282,17 +341,27 @@ mod tests {
         let s = b.unary(crate::ir::UnOp::Sin, o3)?;
         let yz = b.mul(y, z)?;
         let o4 = b.sub(s, yz)?; // sin(...) − y·z (y·z hash-conses with z·y)
-        let f = b.finish("f", &[o0, o1, o2, o3, o4])?;
+        // `z` is an output as loaded: its load stays, the other inputs are read in place.
+        let f = b.finish("f", &[o0, o1, o2, o3, o4, z])?;
         let lane = LaneTape::compile(&f)?.expect("scalar");
         let fused = lane
             .code
             .iter()
-            .filter(|i| !matches!(i, LaneIns::Plain(_)))
+            .filter(|i| matches!(i, Op::Fused { .. }))
             .count();
         // x·z is fused; x·y (read twice), x·x (x's register reused before the subtract)
         // and z·y (shared with y·z) are not.
         assert_eq!(fused, 1, "{:?}", lane.code);
         assert!(lane.code.len() < lane.tape.code.len());
+        let loads: Vec<_> = lane
+            .code
+            .iter()
+            .filter_map(|i| match i {
+                Op::Load { src, k, .. } => Some((*src, *k)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(loads, [(Source::Param, 0)], "{:?}", lane.code);
         let mut ys = vec![0.0; 2 * WIDTH];
         let mut ps = vec![0.0; WIDTH];
         for l in 0..WIDTH {
@@ -310,7 +379,7 @@ mod tests {
             ..LaneInputs::default()
         };
         lane.run(&mut regs, &inp);
-        let mut out = vec![0.0; 5 * WIDTH];
+        let mut out = vec![0.0; 6 * WIDTH];
         lane.write(&regs, 0, &mut out);
         let mut sregs = lane.tape.registers();
         for l in 0..WIDTH {
@@ -323,7 +392,7 @@ mod tests {
                     ..Inputs::default()
                 },
             );
-            let mut want = [0.0; 5];
+            let mut want = [0.0; 6];
             lane.tape.write(&sregs, 0, &mut want);
             for (k, w) in want.iter().enumerate() {
                 assert_eq!(

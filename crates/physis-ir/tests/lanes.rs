@@ -16,6 +16,8 @@ use physis_runtime::{
 struct Counting {
     inner: TapeLanes,
     steps: Arc<AtomicUsize>,
+    /// Stretches of margins planned ahead.
+    ahead: Arc<AtomicUsize>,
 }
 
 impl LaneKernel for Counting {
@@ -31,6 +33,11 @@ impl LaneKernel for Counting {
     }
     fn margins(&mut self, t: f64, out: &mut [f64]) {
         self.inner.margins(t, out);
+    }
+    fn margins_ahead(&mut self, ts: &[f64], out: &mut [f64]) -> bool {
+        let known = self.inner.margins_ahead(ts, out);
+        self.ahead.fetch_add(usize::from(known), Ordering::Relaxed);
+        known
     }
     fn observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
         self.inner.observe(t, y, dydt, out);
@@ -56,14 +63,25 @@ fn params_of(model: &IrModel, set: &ParamSet) -> Vec<f64> {
     p
 }
 
+/// How a batch is expected to run.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Way {
+    /// Member by member.
+    Alone,
+    /// In lanes, margins evaluated step by step (they differ between lanes).
+    Lanes,
+    /// In lanes, margins planned ahead (the same in every lane).
+    LanesAhead,
+}
+
 /// The ensemble run both ways; returns the result after checking they agree bit for bit
-/// and that the batches took steps in lanes exactly when `in_lanes`.
+/// and that the batches ran the `way` expected.
 fn both(
     model: &IrModel,
     sweep: Sweep,
     count: usize,
     options: RunOptions,
-    in_lanes: bool,
+    way: Way,
 ) -> EnsembleResult {
     let factory = |set: &ParamSet| {
         TapeModel::with_params(model, params_of(model, set)).map_err(|e| e.to_string())
@@ -76,11 +94,13 @@ fn both(
         .expect("runs");
     let program = LaneProgram::new(model).expect("compiles");
     let steps = Arc::new(AtomicUsize::new(0));
+    let ahead = Arc::new(AtomicUsize::new(0));
     let lanes = |sets: &[ParamSet]| -> Option<Box<dyn LaneKernel>> {
         let ps: Vec<Vec<f64>> = sets.iter().map(|s| params_of(model, s)).collect();
         Some(Box::new(Counting {
             inner: program.as_ref()?.kernel(&ps)?,
             steps: Arc::clone(&steps),
+            ahead: Arc::clone(&ahead),
         }))
     };
     for threads in [1, 2] {
@@ -99,12 +119,15 @@ fn both(
             model.info.name
         );
     }
-    assert_eq!(
+    let ran = match (
         steps.load(Ordering::Relaxed) > 0,
-        in_lanes,
-        "{}",
-        model.info.name
-    );
+        ahead.load(Ordering::Relaxed) > 0,
+    ) {
+        (false, _) => Way::Alone,
+        (true, false) => Way::Lanes,
+        (true, true) => Way::LanesAhead,
+    };
+    assert_eq!(ran, way, "{}", model.info.name);
     plain
 }
 
@@ -132,7 +155,7 @@ fn lorenz_sweeps_agree_bit_for_bit() {
     let sweep = Sweep::new()
         .axis("ρ", linspace(0.0, 21.0, 70))
         .expect("axis");
-    let r = both(&m, sweep, 1, RunOptions::default(), true);
+    let r = both(&m, sweep, 1, RunOptions::default(), Way::LanesAhead);
     assert!(r.series.is_some());
     assert!(
         r.members
@@ -149,18 +172,31 @@ fn lorenz_sweeps_agree_bit_for_bit() {
         record_every: Some(0.0125),
         ..RunOptions::default()
     };
-    let r = both(&m, sweep, 1, options, true);
+    let r = both(&m, sweep, 1, options, Way::Lanes);
     let ts: Vec<f64> = r.members.iter().map(|m| m.end.t).collect();
     assert!(
         ts.iter().any(|t| (t * 1000.0).fract().abs() > 1e-6),
         "{ts:?}"
     );
+    // The same stop between grid points in every lane: its margins are planned ahead,
+    // over stretches that cross record points.
+    let sweep = Sweep::new()
+        .axis("T", vec![0.2003])
+        .expect("axis")
+        .axis("ρ", linspace(0.0, 28.0, 66))
+        .expect("axis");
+    let options = RunOptions {
+        record_every: Some(0.0125),
+        ..RunOptions::default()
+    };
+    let r = both(&m, sweep, 1, options, Way::LanesAhead);
+    assert!(r.members.iter().all(|m| m.end.t == 0.2003));
     // A step limit ends every member as `limit`.
     let options = RunOptions {
         limit: Some(57),
         ..RunOptions::default()
     };
-    let r = both(&m, Sweep::new(), 3, options, true);
+    let r = both(&m, Sweep::new(), 3, options, Way::LanesAhead);
     assert!(
         r.members
             .iter()
@@ -184,7 +220,7 @@ fn members_that_diverge_leave_the_batch_alone() {
     let sweep = Sweep::new()
         .axis("k", linspace(0.1, 40.0, 45))
         .expect("axis");
-    let r = both(&m, sweep, 1, RunOptions::default(), true);
+    let r = both(&m, sweep, 1, RunOptions::default(), Way::LanesAhead);
     let kinds: Vec<ReasonKind> = r.members.iter().map(|m| m.end.reason.kind).collect();
     assert!(kinds.contains(&ReasonKind::Diverged) && kinds.contains(&ReasonKind::When));
 }
@@ -204,18 +240,18 @@ const GBM: &str = "simulate Gbm {
 #[test]
 fn noise_streams_follow_the_member_not_the_batch() {
     let m = lowered(GBM, "Gbm");
-    let r = both(&m, Sweep::new(), 77, RunOptions::default(), true);
+    let r = both(&m, Sweep::new(), 77, RunOptions::default(), Way::LanesAhead);
     let x: Vec<f64> = r.members.iter().map(|m| m.end.state[0]).collect();
     assert!(x.windows(2).all(|w| w[0] != w[1]));
     let sweep = Sweep::new().axis("μ", vec![0.5, 1.0, 2.0]).expect("axis");
-    both(&m, sweep, 11, RunOptions::default(), true);
+    both(&m, sweep, 11, RunOptions::default(), Way::LanesAhead);
     // Record points every 7 steps hand the runs back to the driver in the middle of each
     // block of normals drawn ahead: the normals left over must come first afterwards.
     let options = RunOptions {
         record_every: Some(0.007),
         ..RunOptions::default()
     };
-    let r = both(&m, Sweep::new(), 40, options, true);
+    let r = both(&m, Sweep::new(), 40, options, Way::LanesAhead);
     assert!(r.series.is_some());
 }
 
@@ -239,18 +275,18 @@ fn models_outside_lanes_fall_back_and_agree() {
     let sweep = Sweep::new()
         .axis("e", linspace(0.5, 0.9, 40))
         .expect("axis");
-    both(&m, sweep, 1, RunOptions::default(), false);
+    both(&m, sweep, 1, RunOptions::default(), Way::Alone);
     // A clause reading the state: the same.
     let m = lowered(&BLOWUP.replace("t ≥ 2 s", "x > 3"), "Blowup");
     let sweep = Sweep::new().axis("k", linspace(0.1, 1.0, 9)).expect("axis");
-    both(&m, sweep, 1, RunOptions::default(), false);
+    both(&m, sweep, 1, RunOptions::default(), Way::Alone);
 }
 
 #[test]
 fn small_vector_states_run_in_lanes() {
     // Unrolled to scalar slots, a short vector state runs in lanes too.
     let m = lowered(VECTOR, "Spin");
-    let r = both(&m, Sweep::new(), 3, RunOptions::default(), true);
+    let r = both(&m, Sweep::new(), 3, RunOptions::default(), Way::LanesAhead);
     let u = &r.members[0].end.state;
     assert!((u[0] - 1f64.cos()).abs() < 1e-9 && (u[1] + 1f64.sin()).abs() < 1e-9);
 }
@@ -282,7 +318,7 @@ fn fsal_steps_take_their_end_rate_from_the_step() {
     let sweep = Sweep::new()
         .axis("T", linspace(0.5, 0.7777, 35))
         .expect("axis");
-    let r = both(&m, sweep, 1, RunOptions::default(), true);
+    let r = both(&m, sweep, 1, RunOptions::default(), Way::Lanes);
     let h = r.members[0].end.state[0];
     assert!((h - (100.0 - 9.80665 * 0.125)).abs() < 1e-9, "{h}");
 }

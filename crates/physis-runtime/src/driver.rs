@@ -181,48 +181,55 @@ fn validate(info: &ModelInfo) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The settings of a run of a model described by `info` with `options`, checked, and its
+/// fixed step if it has one.
+fn settings(info: &ModelInfo, options: &RunOptions) -> Result<(Config, Option<f64>), RunError> {
+    let s = &info.settings;
+    if !s.t0.is_finite() {
+        return Err(RunError::BadSetting {
+            setting: "t0",
+            value: s.t0,
+            expected: "finite",
+        });
+    }
+    let step = options
+        .step
+        .or(s.step)
+        .map(|h| positive("step", h))
+        .transpose()?;
+    if step.is_none() && !info.scheme.adaptive {
+        return Err(RunError::MissingStep {
+            scheme: info.scheme.name.clone(),
+        });
+    }
+    let cfg = Config {
+        t0: s.t0,
+        step,
+        tolerance: positive("tolerance", options.tolerance.unwrap_or(s.tolerance))?,
+        limit: options.limit.or(s.limit).unwrap_or(DEFAULT_LIMIT),
+        seed: options.seed.or(s.seed).unwrap_or(0),
+        stream: options.stream.unwrap_or(0),
+        record_every: options
+            .record_every
+            .or(s.record_every)
+            .map(|d| positive("record every", d))
+            .transpose()?,
+        max_step: options
+            .max_step
+            .map(|h| positive("max step", h))
+            .transpose()?
+            .unwrap_or(1e150),
+    };
+    Ok((cfg, step))
+}
+
 impl<M: Model> Simulation<M> {
     /// Prepares a run: validates the model's description and the options, resolves the
     /// settings and allocates every buffer. Nothing is evaluated yet.
     pub fn new(model: M, options: &RunOptions) -> Result<Self, RunError> {
         let info = model.info();
         validate(&info)?;
-        let s = &info.settings;
-        if !s.t0.is_finite() {
-            return Err(RunError::BadSetting {
-                setting: "t0",
-                value: s.t0,
-                expected: "finite",
-            });
-        }
-        let step = options
-            .step
-            .or(s.step)
-            .map(|h| positive("step", h))
-            .transpose()?;
-        if step.is_none() && !info.scheme.adaptive {
-            return Err(RunError::MissingStep {
-                scheme: info.scheme.name.clone(),
-            });
-        }
-        let cfg = Config {
-            t0: s.t0,
-            step,
-            tolerance: positive("tolerance", options.tolerance.unwrap_or(s.tolerance))?,
-            limit: options.limit.or(s.limit).unwrap_or(DEFAULT_LIMIT),
-            seed: options.seed.or(s.seed).unwrap_or(0),
-            stream: options.stream.unwrap_or(0),
-            record_every: options
-                .record_every
-                .or(s.record_every)
-                .map(|d| positive("record every", d))
-                .transpose()?,
-            max_step: options
-                .max_step
-                .map(|h| positive("max step", h))
-                .transpose()?
-                .unwrap_or(1e150),
-        };
+        let (cfg, step) = settings(&info, options)?;
         let n = info.dim;
         let z = || vec![0.0; n];
         Ok(Self {
@@ -259,6 +266,92 @@ impl<M: Model> Simulation<M> {
             model,
             info,
         })
+    }
+
+    /// Makes this a new run of `model` with `options`, exactly as [`Simulation::new`]
+    /// would, reusing the buffers when `model` shares this run's description (the same
+    /// `Arc`, as the members of an ensemble built from one program do). An ensemble's
+    /// worker renews its runs from batch to batch instead of allocating each member's.
+    pub fn renew(&mut self, model: M, options: &RunOptions) -> Result<(), RunError> {
+        let info = model.info();
+        if !Arc::ptr_eq(&info, &self.info) {
+            *self = Self::new(model, options)?;
+            return Ok(());
+        }
+        let (cfg, step) = settings(&info, options)?;
+        // Every field named, so that a field added later cannot be left out here.
+        let Self {
+            model: own_model,
+            info: _,
+            cfg: own_cfg,
+            started,
+            end,
+            t,
+            y,
+            f,
+            margins,
+            ynew,
+            fnew,
+            err,
+            ytmp,
+            dtmp,
+            pre,
+            pre_rate,
+            obs,
+            obs0,
+            obs0_set,
+            dw,
+            h,
+            grid_k,
+            rec_k,
+            last_fire,
+            last_tie,
+            last_sample_t,
+            locator,
+            time_only_clauses: _,
+            end_margins,
+            newton,
+            noise,
+            stats,
+        } = self;
+        for v in [
+            y,
+            f,
+            margins,
+            ynew,
+            fnew,
+            err,
+            ytmp,
+            dtmp,
+            pre,
+            pre_rate,
+            obs,
+            obs0,
+            dw,
+            last_tie,
+            end_margins,
+        ] {
+            v.fill(0.0);
+        }
+        last_fire.fill(f64::NAN);
+        locator.reset();
+        *newton = info
+            .scheme
+            .implicit
+            .then(|| Newton::for_model(&model, info.dim));
+        *noise = Noise::new(cfg.seed, cfg.stream);
+        *obs0_set = false;
+        *h = step.unwrap_or(0.0);
+        *t = cfg.t0;
+        *own_cfg = cfg;
+        *started = false;
+        *end = None;
+        *grid_k = 1;
+        *rec_k = 0;
+        *last_sample_t = f64::NAN;
+        *stats = Stats::default();
+        *own_model = model;
+        Ok(())
     }
 
     /// The model's description.

@@ -24,6 +24,7 @@ mod result;
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 use thiserror::Error;
@@ -199,7 +200,8 @@ where
         self
     }
 
-    /// Runs on a pool of `n` workers instead of rayon's global pool.
+    /// Runs on a pool of `n` workers instead of rayon's global pool (built on first use and
+    /// kept for later runs asking for `n`).
     pub fn threads(mut self, n: usize) -> Self {
         self.threads = Some(n);
         self
@@ -276,39 +278,39 @@ where
                 let batches: Vec<Vec<Result<grid::MemberOut, EnsembleError>>> = (0..total
                     .div_ceil(self.width))
                     .into_par_iter()
-                    .map(|b| {
+                    // Each worker renews the runs of its last batch for the next.
+                    .map_init(Vec::new, |spare, b| {
                         let first = b * self.width;
                         let members = first..total.min(first + self.width);
                         let n = members.len();
-                        let out = self.run_batch(members, collect, &info);
+                        let out = self.run_batch(members, collect, &info, spare);
                         progress(done.fetch_add(n, Ordering::Relaxed) + n, total);
                         out
                     })
                     .collect();
-                batches.into_iter().flatten().collect()
+                // Sized up front: a member's output is large, and regrowing copies them all.
+                let mut outs = Vec::with_capacity(total);
+                outs.extend(batches.into_iter().flatten());
+                outs
             } else {
                 (0..total)
                     .into_par_iter()
-                    .map(|i| {
-                        let out = self.run_member(i, collect, &info);
+                    .map_init(Vec::new, |spare, i| {
+                        let out = self.run_member(i, collect, &info, spare);
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                         out
                     })
                     .collect()
             };
-            let outs = outs.into_iter().collect::<Result<Vec<_>, _>>()?;
-            Ok(result::assemble(info, outs, &self.quantiles, grid))
+            let mut members = Vec::with_capacity(outs.len());
+            for out in outs {
+                members.push(out?);
+            }
+            Ok(result::assemble(info, members, &self.quantiles, grid))
         };
         match self.threads {
             None => work(),
-            Some(n) => rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| EnsembleError::ThreadPool {
-                    threads: n,
-                    message: e.to_string(),
-                })?
-                .install(work),
+            Some(n) => pool(n)?.install(work),
         }
     }
 
@@ -334,14 +336,16 @@ where
         Ok(())
     }
 
-    /// Builds and runs member `i`, collecting its samples on `grid` when given.
+    /// Builds and runs member `i`, collecting its samples on `grid` when given (on a run
+    /// renewed from `spare` when there is one, given back there after).
     fn run_member(
         &self,
         i: usize,
         grid: Option<GridSpec>,
         first: &ModelInfo,
+        spare: &mut Vec<Box<Simulation<M>>>,
     ) -> Result<grid::MemberOut, EnsembleError> {
-        let mut m = self.prepare_member(i, grid, first)?;
+        let mut m = self.prepare_member(i, grid, first, spare)?;
         loop {
             match m.sim.advance(&mut m.sink) {
                 Ok(false) => {}
@@ -353,20 +357,24 @@ where
             .sim
             .take_end()
             .ok_or_else(|| m.run_error(ended_early(&m.sim)))?;
-        Ok(m.finish(end))
+        let (out, sim) = m.finish(end);
+        spare.push(sim);
+        Ok(out)
     }
 
-    /// Builds members `members`, starts each, then runs them in lockstep (or one by one
-    /// where the model does not allow it).
+    /// Builds members `members` (renewing runs from `spare`, where they go back after),
+    /// starts each, then runs them in lockstep (or one by one where the model does not
+    /// allow it).
     fn run_batch(
         &self,
         members: std::ops::Range<usize>,
         grid: Option<GridSpec>,
         first: &ModelInfo,
+        spare: &mut Vec<Box<Simulation<M>>>,
     ) -> Vec<Result<grid::MemberOut, EnsembleError>> {
         let mut prepared = Vec::with_capacity(members.len());
         for i in members {
-            match self.prepare_member(i, grid, first) {
+            match self.prepare_member(i, grid, first, spare) {
                 Ok(m) => prepared.push(m),
                 // The first failure is the batch's outcome (members after it never run).
                 Err(e) => return vec![Err(e)],
@@ -410,7 +418,8 @@ where
         if let Err((l, e)) = outcome {
             return failed(l, e);
         }
-        sims.iter_mut()
+        let outs = sims
+            .iter_mut()
             .zip(sinks)
             .zip(rest)
             .map(|((sim, sink), (index, params, on_grid))| {
@@ -422,15 +431,19 @@ where
                 let result = MemberResult { index, params, end };
                 Ok(sink.finish(result, on_grid))
             })
-            .collect()
+            .collect();
+        spare.extend(sims);
+        outs
     }
 
-    /// Builds member `i`'s model and run, checked against the first member.
+    /// Builds member `i`'s model and run (renewing one from `spare` if there is one),
+    /// checked against the first member.
     fn prepare_member(
         &self,
         i: usize,
         grid: Option<GridSpec>,
         first: &ModelInfo,
+        spare: &mut Vec<Box<Simulation<M>>>,
     ) -> Result<Member<M>, EnsembleError> {
         let params = self.member_params(i).unwrap_or_default();
         let model = (self.factory)(&params).map_err(|message| EnsembleError::Factory {
@@ -443,7 +456,14 @@ where
             source,
         };
         // Boxed: a batch moves its runs around, and a run is over a kilobyte.
-        let sim = Box::new(Simulation::new(model, &self.member_options(i)).map_err(run_error)?);
+        let options = self.member_options(i);
+        let sim = match spare.pop() {
+            Some(mut sim) => {
+                sim.renew(model, &options).map_err(run_error)?;
+                sim
+            }
+            None => Box::new(Simulation::new(model, &options).map_err(run_error)?),
+        };
         let own = sim.info();
         if own.dim != first.dim || own.observes.len() != first.observes.len() {
             return Err(EnsembleError::Mismatch {
@@ -468,6 +488,27 @@ where
             on_grid,
         })
     }
+}
+
+/// The worker pool of `n` threads, built on first use and kept for the process: a
+/// pool's threads, and the memory their allocator has gathered, serve every later run of
+/// that width instead of being started and handed back to the system each time.
+fn pool(n: usize) -> Result<Arc<rayon::ThreadPool>, EnsembleError> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, p)) = pools.iter().find(|(k, _)| *k == n) {
+        return Ok(Arc::clone(p));
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .map_err(|e| EnsembleError::ThreadPool {
+            threads: n,
+            message: e.to_string(),
+        })?;
+    let p = Arc::new(p);
+    pools.push((n, Arc::clone(&p)));
+    Ok(p)
 }
 
 /// A run that returned without an end (a driver defect, reported rather than hidden).
@@ -496,12 +537,13 @@ impl<M: Model> Member<M> {
         }
     }
 
-    fn finish(self, end: crate::sample::RunEnd) -> grid::MemberOut {
+    /// The member's output, and its run for the next member.
+    fn finish(self, end: crate::sample::RunEnd) -> (grid::MemberOut, Box<Simulation<M>>) {
         let result = MemberResult {
             index: self.index,
             params: self.params,
             end,
         };
-        self.sink.finish(result, self.on_grid)
+        (self.sink.finish(result, self.on_grid), self.sim)
     }
 }

@@ -33,6 +33,16 @@ pub trait LaneKernel: Send {
     /// of models whose atoms all read nothing but `t` and parameters.
     fn margins(&mut self, t: f64, out: &mut [f64]);
 
+    /// When every lane's margins are the same function of `t` (its atoms read no
+    /// parameter that differs between lanes), the margins at each time of `ts` (at most
+    /// `L` of them) into `out`, atom `a` at time `j` at `a·L + j`, and `true`. Lockstep
+    /// then checks a whole stretch of steps ahead with one call. The default (`false`,
+    /// `out` untouched) has the margins asked step by step.
+    fn margins_ahead(&mut self, ts: &[f64], out: &mut [f64]) -> bool {
+        let _ = (ts, out);
+        false
+    }
+
     /// The observes at `(t, y)` with rate `dydt` into `out`.
     fn observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]);
 }

@@ -78,6 +78,37 @@ impl Locator {
         }
     }
 
+    /// Back to the state `Locator::new` gives, keeping the memory.
+    pub fn reset(&mut self) {
+        let Self {
+            natoms: _,
+            pts,
+            times,
+            table,
+            y,
+            d,
+            m,
+            used,
+            stop_j,
+            event_j,
+            stop_t,
+            event_t,
+            firing,
+            tie,
+        } = self;
+        *pts = PROBES + 2;
+        for v in [times, table, y, d, m] {
+            v.fill(0.0);
+        }
+        used.clear();
+        stop_j.fill(usize::MAX);
+        event_j.fill(usize::MAX);
+        stop_t.fill(f64::NAN);
+        event_t.fill(f64::NAN);
+        firing.fill(false);
+        *tie = 0.0;
+    }
+
     /// Margins at `tau` on the segment into `out` (rate evaluated at interior points when
     /// conditions read derivatives, else the interpolant's slope).
     #[allow(clippy::too_many_arguments)]

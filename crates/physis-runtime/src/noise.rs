@@ -54,6 +54,18 @@ impl Noise {
         }
     }
 
+    /// Fills `out` with the next standard normals of the sequence (what as many calls of
+    /// [`Noise::standard`] give, without asking for the ones put back each time).
+    pub(crate) fn fill_standard(&mut self, out: &mut [f64]) {
+        let back = self.ahead.get(self.next..).unwrap_or_default();
+        let n = back.len().min(out.len());
+        out[..n].copy_from_slice(&back[..n]);
+        self.next += n;
+        for z in &mut out[n..] {
+            *z = standard_normal(&mut self.rng, self.tables);
+        }
+    }
+
     /// Puts standard normals drawn with [`Noise::standard`] but not used back in front of
     /// the sequence.
     pub(crate) fn unread(&mut self, zs: impl IntoIterator<Item = f64>) {

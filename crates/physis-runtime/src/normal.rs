@@ -67,24 +67,44 @@ fn open_uniform<G: Rng + ?Sized>(rng: &mut G) -> f64 {
     ((rng.next_u64() >> 12) as f64 + 0.5) * (1.0 / (1u64 << 52) as f64)
 }
 
-/// One standard normal variate.
-#[inline]
+/// One standard normal variate. The first rectangle test, which accepts about 99 % of
+/// draws, is inlined into the caller's loop; everything else is out of line.
+#[inline(always)]
 pub(crate) fn standard_normal<G: Rng + ?Sized>(rng: &mut G, t: &Tables) -> f64 {
+    let bits = rng.next_u64();
+    let (i, u, x) = layer_point(bits, t);
+    if x.abs() < t.x[i + 1] {
+        return x;
+    }
+    beyond_rectangle(rng, t, i, u, x)
+}
+
+/// The layer, the uniform in `[-1, 1)` and the candidate `x` of a word.
+#[inline(always)]
+fn layer_point(bits: u64, t: &Tables) -> (usize, f64, f64) {
+    let i = (bits & 0xff) as usize;
+    // The top 52 bits as a mantissa of a number in [2, 4), shifted to [-1, 1).
+    let u = f64::from_bits((bits >> 12) | 0x4000_0000_0000_0000) - 3.0;
+    (i, u, u * t.x[i])
+}
+
+/// The rest of the ziggurat for a candidate outside its layer's rectangle: the tail, the
+/// wedge test, and new words until one is accepted.
+#[cold]
+#[inline(never)]
+fn beyond_rectangle<G: Rng + ?Sized>(rng: &mut G, t: &Tables, i: usize, u: f64, x: f64) -> f64 {
+    let (mut i, mut u, mut x) = (i, u, x);
     loop {
-        let bits = rng.next_u64();
-        let i = (bits & 0xff) as usize;
-        // The top 52 bits as a mantissa of a number in [2, 4), shifted to [-1, 1).
-        let u = f64::from_bits((bits >> 12) | 0x4000_0000_0000_0000) - 3.0;
-        let x = u * t.x[i];
-        if x.abs() < t.x[i + 1] {
-            return x;
-        }
         if i == 0 {
             return tail(rng, u < 0.0);
         }
         // In the wedge between the layer's rectangle and the curve: accept under the curve.
         let y = t.f[i] + (t.f[i + 1] - t.f[i]) * uniform(rng);
         if y < density(x) {
+            return x;
+        }
+        (i, u, x) = layer_point(rng.next_u64(), t);
+        if x.abs() < t.x[i + 1] {
             return x;
         }
     }

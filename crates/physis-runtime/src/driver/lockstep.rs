@@ -11,8 +11,13 @@
 //! point, the limit) is handed back to each run's own driver, and a run whose step is not
 //! finite ends there through the driver's own `finish`.
 
+mod ahead;
+mod normals;
+
 use std::sync::Arc;
 
+use self::ahead::Ahead;
+use self::normals::Normals;
 use super::step::grid_target;
 use super::{Config, Simulation, Src};
 use crate::error::RunError;
@@ -21,9 +26,6 @@ use crate::lanes::{LaneKernel, gather, scatter};
 use crate::model::{Model, StepArgs};
 use crate::reason::Cause;
 use crate::sample::{Sample, SampleKind, SampleSink};
-
-/// Standard normals a run draws ahead at a time in lockstep.
-const NOISE_BLOCK: usize = 64;
 
 /// Whether runs of this model with these settings may go in lockstep.
 fn eligible(info: &ModelInfo, cfg: &Config) -> bool {
@@ -61,13 +63,19 @@ fn lane_finite(soa: &[f64], width: usize, lane: usize) -> bool {
     soa.iter().skip(lane).step_by(width).all(|v| v.is_finite())
 }
 
-/// Every value finite: no all-ones exponent among them (an integer reduction without
-/// early exit, so the loop vectorises).
+/// Every value finite: `0·x` is zero for a finite `x` and NaN otherwise, so eight
+/// running sums of those are NaN exactly when a value is not finite (plain float
+/// arithmetic without early exit, which vectorises on any target).
 fn all_finite(v: &[f64]) -> bool {
-    const EXP: u64 = 0x7ff0_0000_0000_0000;
-    v.iter()
-        .fold(0u64, |bad, x| bad | u64::from(x.to_bits() & EXP == EXP))
-        == 0
+    let mut acc = [0.0f64; 8];
+    let chunks = v.chunks_exact(8);
+    let tail: f64 = chunks.remainder().iter().map(|x| 0.0 * x).sum();
+    for c in chunks {
+        for (a, x) in acc.iter_mut().zip(c) {
+            *a += 0.0 * x;
+        }
+    }
+    !(acc.iter().sum::<f64>() + tail).is_nan()
 }
 
 impl Lanes {
@@ -136,76 +144,6 @@ impl Lanes {
         if p.samples > 0 {
             sim.last_sample_t = at.t;
         }
-    }
-}
-
-/// Standard normals drawn ahead for every lane, a block of steps at a time: each run's own
-/// sequence, drawn while its generator is hot, then used a row per step. Normals left
-/// when the lanes hand their runs back to the driver are put back into each run's
-/// generator, so its sequence goes on exactly as if it had drawn step by step.
-struct Normals {
-    width: usize,
-    noises: usize,
-    /// Row `j·noises + k` holds draw `j` of noise `k` for every lane.
-    rows: Vec<f64>,
-    /// Draws per lane in `rows`, and the next unused one.
-    len: usize,
-    next: usize,
-}
-
-impl Normals {
-    fn new(width: usize, noises: usize) -> Self {
-        Self {
-            width,
-            noises,
-            rows: vec![0.0; NOISE_BLOCK * noises * width],
-            len: 0,
-            next: 0,
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.next >= self.len
-    }
-
-    fn refill<M: Model>(&mut self, sims: &mut [Box<Simulation<M>>], active: &[bool]) {
-        let w = self.width;
-        for (l, sim) in sims.iter_mut().enumerate() {
-            if active[l] {
-                for r in 0..NOISE_BLOCK * self.noises {
-                    self.rows[r * w + l] = sim.noise.standard();
-                }
-            }
-        }
-        self.len = NOISE_BLOCK;
-        self.next = 0;
-    }
-
-    /// This step's increments, scaled by `√h` as `Noise::increments` scales them.
-    fn increments(&mut self, h: f64, dw: &mut [f64]) {
-        let s = h.sqrt();
-        let w = self.width;
-        let row = self.next * self.noises * w;
-        for (d, z) in dw.iter_mut().zip(&self.rows[row..row + self.noises * w]) {
-            *d = s * z;
-        }
-        self.next += 1;
-    }
-
-    fn hand_back<M: Model>(&mut self, sims: &mut [Box<Simulation<M>>], active: &[bool]) {
-        if self.is_empty() {
-            return;
-        }
-        let w = self.width;
-        let from = self.next * self.noises;
-        let to = self.len * self.noises;
-        for (l, sim) in sims.iter_mut().enumerate() {
-            if active[l] {
-                sim.noise.unread((from..to).map(|r| self.rows[r * w + l]));
-            }
-        }
-        self.len = 0;
-        self.next = 0;
     }
 }
 
@@ -281,6 +219,7 @@ pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
     lanes.load_all(sims, &active, lead);
     let mut pending = Pending::default();
     let mut normals = Normals::new(width, info.noises);
+    let mut ahead = Ahead::new(width, info.atoms.len());
     let mut lane_y = vec![0.0; info.dim];
     let mut lane_o = vec![0.0; info.observes.len()];
     while active.iter().any(|&a| a) {
@@ -292,13 +231,22 @@ pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
             .record_every
             .is_some_and(|d| cfg.t0 + at.rec_k as f64 * d <= tb);
         let mut quiet = at.steps + pending.steps < cfg.limit && h >= min_step && !record_inside;
+        // Known from the margins planned ahead, or else evaluated for this step.
+        let mut planned = false;
         if quiet {
-            kernel.margins(tb, &mut lanes.end_margins);
-            quiet = sides_kept(&info, &lanes, &active);
+            match ahead.quiet(kernel, &info, cfg.t0, hf, (at.t, at.grid_k), (k, tb)) {
+                Some(q) => (quiet, planned) = (q, true),
+                None => {
+                    kernel.margins(tb, &mut lanes.end_margins);
+                    quiet = sides_kept(&info, &lanes, &active);
+                }
+            }
         }
         if !quiet {
             // The driver's own step for every run, then back into lanes.
             normals.hand_back(sims, &active);
+            ahead.write_margins(&mut lanes.margins);
+            ahead.clear();
             for (l, sim) in sims.iter_mut().enumerate() {
                 if active[l] {
                     lanes.store(l, sim, &at, pending);
@@ -327,7 +275,8 @@ pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
         }
         if stochastic {
             if normals.is_empty() {
-                normals.refill(sims, &active);
+                let steps = ahead.quiet_left().unwrap_or(usize::MAX);
+                normals.refill(sims, &active, steps);
             }
             normals.increments(h, &mut lanes.dw);
         }
@@ -343,6 +292,9 @@ pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
             kernel.rate(tb, &lanes.ynew, &mut lanes.fnew);
         }
         let finite = all_finite(&lanes.ynew) && all_finite(&lanes.fnew);
+        if !finite {
+            ahead.write_margins(&mut lanes.margins);
+        }
         for (l, (sim, sink)) in sims.iter_mut().zip(sinks.iter_mut()).enumerate() {
             if finite || !active[l] {
                 continue;
@@ -368,7 +320,11 @@ pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
         }
         std::mem::swap(&mut lanes.y, &mut lanes.ynew);
         std::mem::swap(&mut lanes.f, &mut lanes.fnew);
-        std::mem::swap(&mut lanes.margins, &mut lanes.end_margins);
+        if planned {
+            ahead.taken();
+        } else {
+            std::mem::swap(&mut lanes.margins, &mut lanes.end_margins);
+        }
         if !finite {
             // Runs that ended here leave non-finite values in their lanes: shadow a live one.
             let Some(live) = active.iter().position(|&a| a) else {
@@ -459,4 +415,27 @@ pub(crate) fn run_each<M: Model, S: SampleSink>(
 ) -> Result<(), (usize, RunError)> {
     let all = vec![true; sims.len()];
     one_by_one(sims, sinks, &all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::all_finite;
+
+    #[test]
+    fn all_finite_finds_any_infinity_or_nan() {
+        let mut v: Vec<f64> = (0..67).map(|i| f64::from(i) * 1e300 - 3e301).collect();
+        v[5] = f64::MAX;
+        v[6] = -f64::MIN_POSITIVE;
+        v[7] = -0.0;
+        assert!(all_finite(&v));
+        assert!(all_finite(&[]));
+        // Every position, the tail past the last chunk of eight included.
+        for bad in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN, -f64::NAN] {
+            for i in 0..v.len() {
+                let mut w = v.clone();
+                w[i] = bad;
+                assert!(!all_finite(&w), "{bad} at {i}");
+            }
+        }
+    }
 }
