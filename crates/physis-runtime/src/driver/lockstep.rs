@@ -16,6 +16,8 @@ mod normals;
 
 use std::sync::Arc;
 
+use multiversion::multiversion;
+
 use self::ahead::Ahead;
 use self::normals::Normals;
 use super::step::grid_target;
@@ -63,19 +65,33 @@ fn lane_finite(soa: &[f64], width: usize, lane: usize) -> bool {
     soa.iter().skip(lane).step_by(width).all(|v| v.is_finite())
 }
 
-/// Every value finite: `0·x` is zero for a finite `x` and NaN otherwise, so eight
-/// running sums of those are NaN exactly when a value is not finite (plain float
-/// arithmetic without early exit, which vectorises on any target).
+/// Every value finite: `0·x` is zero for a finite `x` and NaN otherwise, so running sums
+/// of those are NaN exactly when a value is not finite. Plain float arithmetic without
+/// early exit vectorises; 32 independent sums keep the adds from waiting on each other,
+/// and the wide versions (picked at run time) check a batch row in a few instructions.
+/// Every step of a lockstep batch checks its new state and rate this way.
+#[multiversion(targets("x86_64+avx512f+avx512vl+avx2+avx", "x86_64+avx2+avx", "aarch64+neon"))]
 fn all_finite(v: &[f64]) -> bool {
-    let mut acc = [0.0f64; 8];
-    let chunks = v.chunks_exact(8);
+    const SUMS: usize = 32;
+    let mut acc = [0.0f64; SUMS];
+    let chunks = v.chunks_exact(SUMS);
     let tail: f64 = chunks.remainder().iter().map(|x| 0.0 * x).sum();
     for c in chunks {
         for (a, x) in acc.iter_mut().zip(c) {
             *a += 0.0 * x;
         }
     }
-    !(acc.iter().sum::<f64>() + tail).is_nan()
+    // Folded in halves (a NaN survives any order), not summed one by one, whose 32
+    // dependent adds cost more than the whole loop above.
+    let mut n = SUMS;
+    while n > 1 {
+        n /= 2;
+        let (low, high) = acc.split_at_mut(n);
+        for (a, b) in low.iter_mut().zip(high.iter()) {
+            *a += *b;
+        }
+    }
+    !(acc[0] + tail).is_nan()
 }
 
 impl Lanes {
@@ -429,7 +445,7 @@ mod tests {
         v[7] = -0.0;
         assert!(all_finite(&v));
         assert!(all_finite(&[]));
-        // Every position, the tail past the last chunk of eight included.
+        // Every position, the tail past the last chunk of 32 included.
         for bad in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN, -f64::NAN] {
             for i in 0..v.len() {
                 let mut w = v.clone();
