@@ -72,6 +72,7 @@ pub struct Hoist {
 }
 
 /// The body of a generated function: statements ending in the `[f64; N]` of its outputs.
+/// Hoisted values are read from `k`, a parameter of the function.
 pub fn body(f: &Function, inputs: Inputs, hoist: &mut Hoist) -> Result<TokenStream, GenError> {
     let stat = static_values(f);
     let root = roots(f, &stat);
@@ -134,10 +135,7 @@ pub fn body(f: &Function, inputs: Inputs, hoist: &mut Hoist) -> Result<TokenStre
             }
         }
     }
-    let uses_k = slots.iter().any(Option::is_some);
-    let k = uses_k.then(|| quote!(let k = &self.k;));
     Ok(quote! {
-        #k
         #(#stmts)*
         [#(#outs),*]
     })

@@ -30,6 +30,7 @@ mod grid_func;
 mod grid_model;
 mod grid_scheme;
 mod info;
+mod lanes;
 mod model;
 pub mod names;
 pub mod plan;

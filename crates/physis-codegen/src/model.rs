@@ -9,6 +9,7 @@ use quote::{format_ident, quote};
 use crate::error::GenError;
 use crate::func::{Hoist, Inputs, body};
 use crate::info::model_info;
+use crate::lanes::{LaneSpec, lane_items};
 use crate::names::usize_lit;
 use crate::plan::Plan;
 
@@ -42,19 +43,15 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
     let dim = ir.dynamics.dim();
     let nw = ir.info.noises;
     let mut hoist = Hoist::default();
+    // (name, IR name, signature, outputs, body): written out once the hoisted values are
+    // all known, since every function takes them as `k: &[f64; NK]`.
     let mut fns = Vec::new();
     let mut gen_fn = |name: &str, f: &Function, hoist: &mut Hoist| -> Result<Inputs, GenError> {
         let inputs = inputs_of(f);
         let b = body(f, inputs, hoist)?;
         let sig = signature(inputs, dim, nw);
         let n = usize_lit(f.output_len());
-        let id = format_ident!("{}", name);
-        let doc = format!("The IR function `{}`, as straight-line code.", f.name);
-        fns.push(quote! {
-            #[doc = #doc]
-            #[inline]
-            fn #id(&self, #sig) -> [f64; #n] { #b }
-        });
+        fns.push((format_ident!("{}", name), f.name.clone(), sig, n, b));
         Ok(inputs)
     };
     let initial = gen_fn("initial_at", &ir.initial, &mut hoist)?;
@@ -67,6 +64,8 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
         let inp = gen_fn(&format!("reset{j}_at"), &r.func, &mut hoist)?;
         resets.push((j, inp, &r.slots));
     }
+    // The step of an explicit scheme, for the lane kernel.
+    let mut lane_step = None;
     let scheme_impl = match &ir.scheme.fns {
         SchemeFns::Explicit {
             step,
@@ -74,6 +73,7 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
             fsal,
         } => {
             let inp = gen_fn("step_at", step, &mut hoist)?;
+            lane_step = Some((inp, *adaptive, *fsal));
             explicit(inp, rate, *adaptive, *fsal, dim, nw)
         }
         SchemeFns::Implicit {
@@ -104,7 +104,35 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
     let ty = &plan.ty;
     let np = usize_lit(plan.defaults.len());
     let nk = usize_lit(hoist.len);
+    // Functions of the hoisted values `k` and their inputs only (no `self`), so the lane
+    // kernel can call them with each lane's own `k`.
+    let fns = fns.iter().map(|(id, ir_name, sig, n, b)| {
+        let doc = format!("The IR function `{ir_name}`, as straight-line code.");
+        quote! {
+            #[doc = #doc]
+            #[inline]
+            fn #id(k: &[f64; #nk], #sig) -> [f64; #n] { #b }
+        }
+    });
     let blocks = &hoist.blocks;
+    let lanes = lane_step.and_then(|(step, adaptive, fsal)| {
+        let spec = LaneSpec {
+            step,
+            rate,
+            margins,
+            observe,
+            dim,
+            noises: nw,
+            hoisted: hoist.len,
+            atoms: ir.margins.output_len(),
+            observes: ir.observe.output_len(),
+            adaptive,
+            fsal,
+            margins_static: !ir.margins.reads(Source::Param),
+        };
+        lane_items(ty, &spec)
+    });
+    let (lane_items, lane_method) = lanes.unzip();
     let info_fn = model_info_fn(model_info(&ir.info)?);
     let d = usize_lit(dim);
     let call = |name: &str, inp: Inputs, at: &At, fail: TokenStream| {
@@ -206,7 +234,11 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
                 let v = #observe_call;
                 for (d, s) in out.iter_mut().zip(v) { *d = s; }
             }
+
+            #lane_method
         }
+
+        #lane_items
     };
     Ok((
         items,
@@ -369,7 +401,7 @@ fn invoke(
     conv(i.guess, "g", &at.g, &d);
     conv(i.rate, "r", &at.r, &d);
     conv(i.seed, "s", &at.s, &d);
-    quote!({ #(#stmts)* self.#name(#(#args),*) })
+    quote!({ #(#stmts)* Self::#name(&self.k, #(#args),*) })
 }
 
 /// `step` of an explicit scheme: `next`, then `error` when adaptive, then `f1`.

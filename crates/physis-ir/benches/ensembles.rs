@@ -19,6 +19,7 @@ use rayon::prelude::*;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[path = "common/anchors.rs"]
+#[allow(dead_code)] // `interleaved` serves the other tools
 mod anchors;
 
 use anchors::{GBM, LORENZ, MEMBERS, PATHS, gbm_hand, interpreted, lorenz_hand, lowered};

@@ -11,35 +11,19 @@
 #[path = "../benches/common/anchors.rs"]
 mod anchors;
 
-use std::hint::black_box;
-use std::time::Instant;
-
-use anchors::{GBM, LORENZ, MEMBERS, PATHS, gbm_hand, interpreted, lorenz_hand, lowered};
+use anchors::{
+    GBM, LORENZ, MEMBERS, PATHS, gbm_hand, interleaved, interpreted, lorenz_hand, lowered,
+};
 use physis_runtime::{Sweep, linspace};
 use rayon::prelude::*;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Fastest and median of a sample of times (ms).
-fn spread(mut v: Vec<f64>) -> (f64, f64) {
-    v.sort_by(f64::total_cmp);
-    (v[0], v[v.len() / 2])
-}
-
-/// Times `hand` and `lanes` back to back `rounds` times.
+/// `hand` and `lanes` timed in interleaved rounds.
 fn pairs(rounds: usize, hand: impl Fn() -> f64, lanes: impl Fn() -> f64) -> [(f64, f64); 2] {
-    let ms = |f: &dyn Fn() -> f64| {
-        let t = Instant::now();
-        black_box(f());
-        t.elapsed().as_secs_f64() * 1e3
-    };
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        a.push(ms(&hand));
-        b.push(ms(&lanes));
-    }
-    [spread(a), spread(b)]
+    let r = interleaved(rounds, &[&hand, &lanes]);
+    [r[0], r[1]]
 }
 
 fn report(name: &str, threads: usize, [(h, hm), (l, lm)]: [(f64, f64); 2]) {

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use crate::info::ModelInfo;
+use crate::lanes::LaneKernel;
 use crate::matrix::DenseMatrix;
 use crate::sparse::{SparseMatrix, SparsePattern};
 
@@ -169,5 +170,18 @@ pub trait Model {
     fn observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
         let _ = (t, y, dydt);
         out.fill(0.0);
+    }
+
+    /// A [`LaneKernel`] computing for the members `batch` (models of one simulation with
+    /// their own parameters) what each one's methods compute, all lanes in one loop the
+    /// compiler can vectorise. `None` (the default) has
+    /// [`ModelLaneFactory`](crate::ModelLaneFactory) call each model lane by lane.
+    /// Generated models provide one.
+    fn lane_kernel(batch: &[Self]) -> Option<Box<dyn LaneKernel>>
+    where
+        Self: Sized,
+    {
+        let _ = batch;
+        None
     }
 }

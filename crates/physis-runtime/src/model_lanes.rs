@@ -114,8 +114,9 @@ impl<M: Model + Send> LaneKernel for ModelLanes<M> {
     }
 }
 
-/// A [`LaneFactory`] building [`ModelLanes`] of [`MODEL_LANES`] members with the
-/// ensemble's own model factory:
+/// A [`LaneFactory`] building the model's own vectorised kernel
+/// ([`Model::lane_kernel`], what generated models provide) or else [`ModelLanes`] of
+/// [`MODEL_LANES`] members, with the ensemble's own model factory:
 /// `Ensemble::new(&factory, n).lanes(ModelLaneFactory(&factory), MODEL_LANES)`.
 #[derive(Debug, Clone, Copy)]
 pub struct ModelLaneFactory<F>(pub F);
@@ -130,6 +131,9 @@ where
             .iter()
             .map(|s| (self.0)(s).ok())
             .collect::<Option<Vec<M>>>()?;
+        if let Some(kernel) = M::lane_kernel(&models) {
+            return Some(kernel);
+        }
         Some(Box::new(ModelLanes::new(models, MODEL_LANES)?))
     }
 }

@@ -1,7 +1,12 @@
-//! The ensemble anchors shared by the Criterion bench (`benches/ensembles.rs`) and the
-//! interleaved timing (`examples/ensemble_ratios.rs`): ANCHORS A7 (Lorenz ensemble) and A6
-//! (geometric Brownian motion) interpreted from `bench/anchors/ensemble/*.hph`, and the
-//! hand-written Rust loops doing the same arithmetic with the same noise.
+//! The ensemble anchors shared by the Criterion bench (`benches/ensembles.rs`), the
+//! interleaved timing (`examples/ensemble_ratios.rs`) and the generated code's ensemble
+//! bench (`examples/rust-api/benches/ensembles.rs`): ANCHORS A7 (Lorenz ensemble) and A6
+//! (geometric Brownian motion) interpreted from `bench/anchors/ensemble/*.hph`, the
+//! hand-written Rust loops doing the same arithmetic with the same noise, and timing in
+//! interleaved rounds.
+
+use std::hint::black_box;
+use std::time::Instant;
 
 use physis_ir::{IrModel, LaneProgram, TapeModel, lanes::WIDTH, lower_with_source};
 use physis_runtime::{Ensemble, LaneKernel, Noise, ParamSet, Sweep};
@@ -90,4 +95,24 @@ pub fn gbm_hand(path: usize) -> f64 {
         x = x + H * x + 0.5 * x * dw[0];
     }
     x
+}
+
+/// Fastest and median of a sample of times (ms).
+fn spread(mut v: Vec<f64>) -> (f64, f64) {
+    v.sort_by(f64::total_cmp);
+    (v[0], v[v.len() / 2])
+}
+
+/// Times each of `fs` once per round, one after the other, `rounds` times, so all see the
+/// same machine: the fastest and the median (ms) of each.
+pub fn interleaved(rounds: usize, fs: &[&dyn Fn() -> f64]) -> Vec<(f64, f64)> {
+    let mut times = vec![Vec::new(); fs.len()];
+    for _ in 0..rounds.max(1) {
+        for (f, t) in fs.iter().zip(&mut times) {
+            let start = Instant::now();
+            black_box(f());
+            t.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    times.into_iter().map(spread).collect()
 }
