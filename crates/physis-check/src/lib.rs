@@ -41,6 +41,20 @@ pub const DEFAULT_TOLERANCE: f64 = 1e-8;
 pub const RESERVED_TYPE_NAMES: &[&str] =
     &["Params", "Run", "Sample", "Reason", "Ensemble", "Model"];
 
+/// Suffixes of the types the build step generates beside a simulation's own (`Foo` gives
+/// `FooParams`, `FooState`, ...): a simulation may not be named like one of another's
+/// (PH0111).
+pub const GENERATED_SUFFIXES: &[&str] = &[
+    "Params", "State", "Sample", "Run", "Stream", "Columns", "Lanes",
+];
+
+/// The type generated for simulation `a` that simulation `b` would also generate (as its
+/// own type), if any.
+fn generated_clash(a: &str, b: &str) -> Option<&'static str> {
+    let rest = b.strip_prefix(a)?;
+    GENERATED_SUFFIXES.iter().copied().find(|s| *s == rest)
+}
+
 /// Modules `open` accepts (both always in scope).
 const MODULES: &[&str] = &["Physis.Constants", "Physis.Schemes"];
 
@@ -130,6 +144,27 @@ pub fn check_file(file: &File, source: &str) -> (Program, Vec<Diagnostic>) {
                 )
                 .with_label("generates the same class")
                 .with_secondary(*prev, "first declared here"),
+            );
+        } else if let Some((other, span, suffix)) = names.iter().find_map(|(k, span)| {
+            generated_clash(k, &key)
+                .map(|s| (k, span, s))
+                .or_else(|| generated_clash(&key, k).map(|s| (&key, span, s)))
+        }) {
+            diags.push(
+                Diagnostic::error(
+                    Code::DuplicateSimulation,
+                    sim.name.span,
+                    format!(
+                        "`{other}{suffix}` is generated both for a simulation and as a type \
+                         of simulation `{other}`"
+                    ),
+                )
+                .with_label("generates the same class")
+                .with_secondary(*span, "declared here")
+                .with_hint(format!(
+                    "simulation `X` also generates X{}",
+                    GENERATED_SUFFIXES.join(", X")
+                )),
             );
         } else if RESERVED_TYPE_NAMES.contains(&key.as_str()) {
             diags.push(

@@ -61,3 +61,25 @@ fn bouncing_ball_under_an_implicit_scheme() {
     let code = physis_codegen::emit(BALL, "ball.hph").unwrap();
     insta::assert_snapshot!(code);
 }
+
+/// Every type emitted for a simulation is the simulation's name or that name with one of
+/// the suffixes PH0111 keeps apart (so two simulations of one file never emit one type).
+#[test]
+fn emitted_types_are_the_ones_ph0111_keeps_apart() {
+    for (src, base) in [(DECAY, "Decay"), (BALL, "BouncingBall"), (STRIP, "Strip")] {
+        let code = physis_codegen::emit(src, "m.hph").unwrap();
+        let types: Vec<&str> = code
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("pub struct "))
+            .filter_map(|l| l.split(|c: char| !c.is_alphanumeric()).next())
+            .collect();
+        assert!(types.contains(&base), "{base}: {types:?}");
+        for ty in types {
+            let rest = ty.strip_prefix(base).unwrap_or_else(|| panic!("{ty}"));
+            assert!(
+                rest.is_empty() || physis_check::GENERATED_SUFFIXES.contains(&rest),
+                "{ty} is not covered by PH0111"
+            );
+        }
+    }
+}
