@@ -1,9 +1,8 @@
-//! The ensemble anchors shared by the Criterion bench (`benches/ensembles.rs`), the
-//! interleaved timing (`examples/ensemble_ratios.rs`) and the generated code's ensemble
-//! bench (`examples/rust-api/benches/ensembles.rs`): ANCHORS A7 (Lorenz ensemble) and A6
-//! (geometric Brownian motion) interpreted from `bench/anchors/ensemble/*.hph`, the
-//! hand-written Rust loops doing the same arithmetic with the same noise, and timing in
-//! interleaved rounds.
+//! The ensemble anchors shared by the Criterion bench (`benches/ensembles.rs`) and the
+//! interleaved timing beside generated code (`examples/rust-api/benches/ensembles.rs`):
+//! ANCHORS A7 (Lorenz ensemble) and A6 (geometric Brownian motion) interpreted from
+//! `bench/anchors/ensemble/*.hph`, the hand-written Rust loops doing the same arithmetic
+//! with the same noise, and timing in interleaved rounds.
 
 use std::hint::black_box;
 use std::time::Instant;
