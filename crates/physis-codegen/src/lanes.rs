@@ -147,11 +147,11 @@ pub(crate) fn lane_items(ty: &Ident, s: &LaneSpec) -> Option<(TokenStream, Token
     }
     let (t, h) = (id("t"), id("h"));
     let step_args = args(s.step);
-    let dw64 = usize_lit(s.dim * WIDTH);
+    let d64 = usize_lit(s.dim * WIDTH);
     let f1_from = usize_lit(if s.adaptive { 2 * s.dim } else { s.dim });
     let (f1_pre, f1_post) = if s.fsal {
         (
-            quote!(let Some(f1s) = f1.first_chunk_mut::<#dw64>() else { nx.fill(f64::NAN); return; };),
+            quote!(let Some(f1s) = f1.first_chunk_mut::<#d64>() else { nx.fill(f64::NAN); return; };),
             quote!(for j in 0..#d { f1s[j * #w + l] = v[#f1_from + j]; }),
         )
     } else {
@@ -161,7 +161,7 @@ pub(crate) fn lane_items(ty: &Ident, s: &LaneSpec) -> Option<(TokenStream, Token
         fn step(&mut self, args: &::physis_runtime::StepArgs<'_>, next: &mut [f64], f1: &mut [f64]) {
             let (#t, #h) = (args.t, args.h);
             #(#pre)*
-            let Some(nx) = next.first_chunk_mut::<#dw64>() else { next.fill(f64::NAN); return; };
+            let Some(nx) = next.first_chunk_mut::<#d64>() else { next.fill(f64::NAN); return; };
             #f1_pre
             for l in 0..#w {
                 #(#per_lane)*
@@ -185,7 +185,7 @@ pub(crate) fn lane_items(ty: &Ident, s: &LaneSpec) -> Option<(TokenStream, Token
         fn rate(&mut self, t: f64, y: &[f64], out: &mut [f64]) {
             #ks_out
             #y_rows_out
-            let Some(o) = out.first_chunk_mut::<#dw64>() else { out.fill(f64::NAN); return; };
+            let Some(o) = out.first_chunk_mut::<#d64>() else { out.fill(f64::NAN); return; };
             for l in 0..#w {
                 #lane_k
                 #rate_y
