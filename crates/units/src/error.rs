@@ -37,6 +37,18 @@ pub enum UnitError {
         /// The limit in force.
         limit: u32,
     },
+    /// A unit whose exact scale factor would be larger than the parser computes.
+    #[error(
+        "the scale factor of `{text}` could need {bits} bits; a unit's factor may have at most {limit}"
+    )]
+    FactorTooLarge {
+        /// The whole expression.
+        text: String,
+        /// The bound on the bits of the first part found too large.
+        bits: usize,
+        /// The limit in force ([`crate::MAX_UNIT_FACTOR_BITS`]).
+        limit: usize,
+    },
     /// Two dimensions that had to be equal were not.
     #[error("dimension mismatch: {} is not {}", describe(.left), describe(.right))]
     DimensionMismatch {

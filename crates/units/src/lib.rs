@@ -18,7 +18,7 @@ pub use dimension::{Base, Dimension, describe};
 pub use error::UnitError;
 pub use exponent::Exponent;
 pub use kind::{kind, kind_of, kinds};
-pub use parse::MAX_UNIT_POWER;
+pub use parse::{MAX_UNIT_FACTOR_BITS, MAX_UNIT_POWER};
 pub use quantity::Quantity;
 pub use unit::{Unit, is_unit_symbol, parse_unit};
 

@@ -11,6 +11,17 @@ use exact::Rational;
 /// Largest power magnitude accepted in a unit expression.
 pub const MAX_UNIT_POWER: u32 = 64;
 
+/// Most bits the numerator or the denominator of a unit's exact scale factor may need.
+///
+/// Powers (at most ±64) and parentheses (at most 16 deep) bound each step of a unit
+/// expression but not their product: `(((Qm^64)^64)^64)^64` stands for 10^(30·64⁴), a number
+/// of 400 million bits. Before every power and product the parser bounds the bits of the result
+/// from the bits of its operands (`bits(aⁿ) ≤ n·bits(a)`, `bits(a·b) ≤ bits(a) + bits(b)`) and
+/// refuses the expression before computing anything larger. 8,192 bits holds any unit a
+/// physicist writes (`eV^64` needs about 6,000) and bounds the cost of parsing one unit to
+/// microseconds.
+pub const MAX_UNIT_FACTOR_BITS: usize = 8_192;
+
 /// The value a unit expression stands for: exact factor · π^pi, and a dimension.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Scale {
@@ -26,6 +37,11 @@ impl Scale {
             pi: 0,
             dim: Dimension::NONE,
         }
+    }
+
+    /// The bound on the bits of a product or quotient of `self` and `o`.
+    fn product_bits(&self, o: &Scale) -> usize {
+        self.factor.bits() + o.factor.bits()
     }
 
     fn combine(self, o: Scale, divide: bool) -> Option<Scale> {
@@ -111,6 +127,7 @@ impl Parser<'_> {
             self.pos += 1;
             self.skip_ws();
             let rhs = self.term()?;
+            self.check_bits(acc.product_bits(&rhs))?;
             acc = acc
                 .combine(rhs, divide)
                 .ok_or_else(|| self.malformed("dimension exponent overflow"))?;
@@ -121,10 +138,27 @@ impl Parser<'_> {
         let base = self.primary()?;
         match self.power()? {
             None => Ok(base),
-            Some(p) => pow_scale(base, p).ok_or_else(|| {
-                self.malformed("a power with a fractional exponent needs a factor of exactly 1")
-            }),
+            Some(p) => {
+                let n = u64::from(p.numer().unsigned_abs());
+                let bound = (base.factor.bits() as u64).saturating_mul(n);
+                self.check_bits(usize::try_from(bound).unwrap_or(usize::MAX))?;
+                pow_scale(base, p).ok_or_else(|| {
+                    self.malformed("a power with a fractional exponent needs a factor of exactly 1")
+                })
+            }
         }
+    }
+
+    /// Refuses a result whose factor could need more than [`MAX_UNIT_FACTOR_BITS`] bits.
+    fn check_bits(&self, bound: usize) -> Result<(), UnitError> {
+        if bound > MAX_UNIT_FACTOR_BITS {
+            return Err(UnitError::FactorTooLarge {
+                text: self.text.to_string(),
+                bits: bound,
+                limit: MAX_UNIT_FACTOR_BITS,
+            });
+        }
+        Ok(())
     }
 
     fn primary(&mut self) -> Result<Scale, UnitError> {
