@@ -130,6 +130,12 @@ pub fn elastic_collision_3d_at_contact(
     a: &Particle,
     b: &Particle,
 ) -> Result<Collision3d, PhysicsError> {
+    // A pair is two distinct particles, as for every other pair operation.
+    if a.id() == b.id() {
+        return Err(PhysicsError::SameParticle {
+            id: a.id().to_string(),
+        });
+    }
     let n = b.position().add_scaled_raw(a.position(), &-Rational::one());
     let nn = n.dot_raw(&n);
     if nn.is_zero() {

@@ -4,53 +4,25 @@
 //! `{"v":1,"id":..,"ok":false,"error":{"code":"..","message":".."}}` out. The `id` is echoed
 //! whenever the request could be read far enough to find it, and is `null` otherwise.
 
+use crate::id::{RawId, find_id};
 use crate::json::{parse_strict, type_name};
 use crate::{Limits, ProtocolError, dispatch};
-use serde::Serialize;
 use serde_json::Value;
 
 /// The protocol version this server speaks.
 pub const VERSION: u64 = 1;
 
-#[derive(Serialize)]
-struct Success<'a> {
-    v: u64,
-    id: &'a Value,
-    ok: bool,
-    result: &'a Value,
-}
-
-#[derive(Serialize)]
-struct Failure<'a> {
-    v: u64,
-    id: &'a Value,
-    ok: bool,
-    error: Value,
-}
-
-/// The response to one outcome, as one line of JSON (no trailing newline).
-pub fn response_line(id: &Value, outcome: &Result<Value, ProtocolError>) -> String {
-    let text = match outcome {
-        Ok(result) => serde_json::to_string(&Success {
-            v: VERSION,
-            id,
-            ok: true,
-            result,
-        }),
-        Err(e) => serde_json::to_string(&Failure {
-            v: VERSION,
-            id,
-            ok: false,
-            error: e.to_json(),
-        }),
+/// The response to one outcome, as one line of JSON (no trailing newline). The id is written
+/// as the client sent it ([`RawId`]).
+pub fn response_line(id: &RawId, outcome: &Result<Value, ProtocolError>) -> String {
+    // Serializing a `Value` tree cannot fail (all map keys are strings).
+    let (ok, body) = match outcome {
+        Ok(result) => (true, serde_json::to_string(result)),
+        Err(e) => (false, serde_json::to_string(&e.to_json())),
     };
-    // Serializing a `Value` tree cannot fail (all map keys are strings); keep a valid line anyway.
-    text.unwrap_or_else(|e| {
-        format!(
-            r#"{{"v":1,"id":null,"ok":false,"error":{{"code":"malformed_json","message":{}}}}}"#,
-            Value::String(e.to_string())
-        )
-    })
+    let body = body.unwrap_or_else(|_| "null".to_string());
+    let member = if ok { "result" } else { "error" };
+    format!(r#"{{"v":{VERSION},"id":{id},"ok":{ok},"{member}":{body}}}"#)
 }
 
 /// Answers one request line (without its newline).
@@ -60,26 +32,29 @@ pub fn handle_line(line: &[u8], limits: &Limits) -> String {
 }
 
 /// Reads and runs one request, returning the id to echo and the outcome.
-pub fn evaluate(line: &[u8], limits: &Limits) -> (Value, Result<Value, ProtocolError>) {
+///
+/// The id is found by a flat scan before the line is parsed ([`find_id`]), so it is echoed
+/// whenever the line could be read as far as the id, even when the rest is refused.
+pub fn evaluate(line: &[u8], limits: &Limits) -> (RawId, Result<Value, ProtocolError>) {
     if line.len() > limits.max_line_bytes {
         let limit = limits.max_line_bytes;
-        return (Value::Null, Err(ProtocolError::LineTooLong { limit }));
+        return (RawId::null(), Err(ProtocolError::LineTooLong { limit }));
     }
     let Ok(text) = std::str::from_utf8(line) else {
-        return (Value::Null, Err(ProtocolError::InvalidUtf8));
+        return (RawId::null(), Err(ProtocolError::InvalidUtf8));
     };
     if text.trim().is_empty() {
-        return (Value::Null, Err(ProtocolError::EmptyLine));
+        return (RawId::null(), Err(ProtocolError::EmptyLine));
     }
+    let id = find_id(text, limits.max_json_depth);
     let request = match parse_strict(text, limits.max_json_depth) {
         Ok(v) => v,
-        Err(e) => return (salvage_id(text, &e), Err(e)),
+        Err(e) => return (id, Err(e)),
     };
     let Value::Object(map) = request else {
         let found = type_name(&request);
-        return (Value::Null, Err(ProtocolError::NotAnObject { found }));
+        return (RawId::null(), Err(ProtocolError::NotAnObject { found }));
     };
-    let id = map.get("id").cloned().unwrap_or(Value::Null);
     let outcome = (|| {
         match map.get("v") {
             None => return Err(ProtocolError::MissingVersion),
@@ -105,19 +80,6 @@ pub fn evaluate(line: &[u8], limits: &Limits) -> (Value, Result<Value, ProtocolE
         dispatch(action, map.get("args"), limits)
     })();
     (id, outcome)
-}
-
-/// After a strict-parse refusal of well-formed JSON (duplicate member, deep nesting), the id
-/// may still be readable; echo it unless the id itself is what was ambiguous.
-fn salvage_id(text: &str, e: &ProtocolError) -> Value {
-    let ambiguous_id = matches!(e, ProtocolError::DuplicateKey { key } if key == "id");
-    if ambiguous_id || matches!(e, ProtocolError::MalformedJson { .. }) {
-        return Value::Null;
-    }
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(m)) => m.get("id").cloned().unwrap_or(Value::Null),
-        _ => Value::Null,
-    }
 }
 
 #[cfg(test)]
@@ -178,6 +140,44 @@ mod tests {
             code(r#"{"v":1,"id":1,"action":"capabilities","args":[]}"#),
             (json!(1), "wrong_type".into())
         );
+    }
+
+    /// Issue 27, item 5: a line nested deeper than serde_json's own limit (128) lost its id,
+    /// because the id was salvaged by a second, recursive parse that failed at that depth.
+    /// The id is now found by a flat scan before parsing.
+    #[test]
+    fn id_echoed_when_line_nests_deeper_than_128_after_it() {
+        for depth in [33, 129, 100_000] {
+            let line = format!(
+                r#"{{"v":1,"id":"keep","action":"capabilities","args":{{"a":{}{}}}}}"#,
+                "[".repeat(depth),
+                "]".repeat(depth)
+            );
+            assert_eq!(
+                code(&line),
+                (json!("keep"), "nesting_too_deep".into()),
+                "{depth}"
+            );
+        }
+    }
+
+    /// Issue 27, item 5: integer ids beyond u64 came back as floats (`1e20` for
+    /// `100000000000000000000`), since the id went through a JSON value tree that holds
+    /// integers in 64 bits. It is now echoed as its own text.
+    #[test]
+    fn integer_ids_beyond_u64_are_echoed_exactly() {
+        for big in [
+            "18446744073709551616",
+            "-9223372036854775809",
+            "1234567890123456789012345678901234567890",
+        ] {
+            let line = format!(r#"{{"v":1,"id":{big},"action":"constant","args":{{"name":"c"}}}}"#);
+            let out = handle_line(line.as_bytes(), &Limits::default());
+            assert!(
+                out.starts_with(&format!(r#"{{"v":1,"id":{big},"ok":true"#)),
+                "{out}"
+            );
+        }
     }
 
     #[test]

@@ -139,6 +139,18 @@ pub enum ProtocolError {
         /// What the unit parser reported.
         reason: String,
     },
+    /// A unit whose exact scale factor would be too large to compute (`(((Qm^64)^64)^64)^64`).
+    #[error("argument `{path}`: {reason}")]
+    UnitFactorTooLarge {
+        /// The argument.
+        path: String,
+        /// What the unit parser reported.
+        reason: String,
+        /// The bound on the factor's bits that was found too large.
+        bits: usize,
+        /// The limit in force, in bits.
+        limit: usize,
+    },
     /// A unit whose factor is irrational (such as `deg`), so no exact value exists.
     #[error("argument `{path}`: {reason}")]
     InexactUnit {
@@ -197,12 +209,26 @@ pub enum ProtocolError {
         /// The budget in force.
         limit: u64,
     },
-    /// A rational produced while computing grew past the bit limit; work stopped there.
-    #[error("a rational grew to {bits} bits at step {step}; the limit is {limit} bits")]
+    /// A rational read, produced or about to be sent grew past the bit limit; work stopped
+    /// there.
+    #[error("a rational {}has {bits} bits{}; the limit is {limit} bits", at_path(.path), at_step(*.step))]
     RationalTooLarge {
         /// Bits of the largest part of the offending rational.
         bits: usize,
         /// The step after which the check failed (0 for non-stepping actions).
+        step: u64,
+        /// The limit in force.
+        limit: usize,
+        /// The argument (`args.world[0].position`) or result member (`result.pairs[3]...`)
+        /// holding it, when one does.
+        path: Option<String>,
+    },
+    /// A reply that would be longer than the reply limit: refused before it is built or sent.
+    #[error("the reply needs {bytes} bytes{}; a reply may have at most {limit}", at_step(*.step))]
+    ReplyTooLarge {
+        /// Bytes counted (at step 0 of a simulation, the least the request would need).
+        bytes: u64,
+        /// The simulation step at which the count passed the limit (0 otherwise).
         step: u64,
         /// The limit in force.
         limit: usize,
@@ -215,6 +241,20 @@ pub enum ProtocolError {
         /// The argument concerned, when one is.
         path: Option<String>,
     },
+}
+
+fn at_path(path: &Option<String>) -> String {
+    path.as_ref()
+        .map(|p| format!("in `{p}` "))
+        .unwrap_or_default()
+}
+
+fn at_step(step: u64) -> String {
+    if step == 0 {
+        String::new()
+    } else {
+        format!(" at step {step}")
+    }
 }
 
 fn expected_list(names: &[&'static str]) -> String {
@@ -249,6 +289,7 @@ impl ProtocolError {
             ProtocolError::NumberTooLarge { .. } => "number_too_large",
             ProtocolError::UnknownUnit { .. } => "unknown_unit",
             ProtocolError::MalformedUnit { .. } => "malformed_unit",
+            ProtocolError::UnitFactorTooLarge { .. } => "unit_factor_too_large",
             ProtocolError::InexactUnit { .. } => "inexact_unit",
             ProtocolError::DimensionMismatch { .. } => "dimension_mismatch",
             ProtocolError::UnknownConstant { .. } => "unknown_constant",
@@ -257,6 +298,7 @@ impl ProtocolError {
             ProtocolError::TooManySamples { .. } => "too_many_samples",
             ProtocolError::RationalTooLarge { .. } => "rational_too_large",
             ProtocolError::WorkLimitExceeded { .. } => "work_limit_exceeded",
+            ProtocolError::ReplyTooLarge { .. } => "reply_too_large",
             ProtocolError::Physics { source, .. } => source.code(),
         }
     }
@@ -318,8 +360,28 @@ impl ProtocolError {
                 put("step", json!(step));
                 put("limit", json!(limit));
             }
-            ProtocolError::RationalTooLarge { bits, step, limit } => {
+            ProtocolError::RationalTooLarge {
+                bits,
+                step,
+                limit,
+                path,
+            } => {
+                if let Some(p) = path {
+                    put("path", json!(p));
+                }
                 put("bits", json!(bits));
+                put("step", json!(step));
+                put("limit", json!(limit));
+            }
+            ProtocolError::UnitFactorTooLarge {
+                path, bits, limit, ..
+            } => {
+                put("path", json!(path));
+                put("bits", json!(bits));
+                put("limit", json!(limit));
+            }
+            ProtocolError::ReplyTooLarge { bytes, step, limit } => {
+                put("bytes", json!(bytes));
                 put("step", json!(step));
                 put("limit", json!(limit));
             }
@@ -371,6 +433,7 @@ pub const PROTOCOL_CODES: &[&str] = &[
     "number_too_large",
     "unknown_unit",
     "malformed_unit",
+    "unit_factor_too_large",
     "inexact_unit",
     "dimension_mismatch",
     "unknown_constant",
@@ -379,4 +442,5 @@ pub const PROTOCOL_CODES: &[&str] = &[
     "too_many_samples",
     "rational_too_large",
     "work_limit_exceeded",
+    "reply_too_large",
 ];

@@ -8,16 +8,20 @@
 //! 2. [`envelope`] parses it strictly ([`json`]) and checks `v`, `id`, `action`, `args`;
 //! 3. [`table::dispatch`] finds the [`Action`] and checks the arguments' shape ([`schema`]);
 //! 4. the action reads exact values ([`wire`]), calls the engine (`centl-physics`) and builds
-//!    its result, holding every step to the [`Limits`].
+//!    its result, holding every step to the [`Limits`];
+//! 5. [`reply`] holds the result to the bit and reply-size limits before it is written.
 //!
 //! The MCP adapter in `centl-cli` calls [`dispatch`] directly: there is one evaluator.
 
 pub mod actions;
+pub mod budget;
 pub mod envelope;
 mod error;
+pub mod id;
 pub mod json;
-mod limits;
+pub mod limits;
 pub mod model;
+pub mod reply;
 pub mod schema;
 pub mod table;
 pub mod transport;
@@ -25,6 +29,7 @@ pub mod wire;
 
 pub use envelope::{VERSION, evaluate, handle_line, response_line};
 pub use error::{PROTOCOL_CODES, ProtocolError};
+pub use id::RawId;
 pub use limits::Limits;
 pub use table::{Action, Args, dispatch, table};
 pub use transport::serve;

@@ -31,6 +31,8 @@ pub fn find(name: &str) -> Option<&'static dyn Action> {
 }
 
 /// Runs `action` on `args` (absent args mean `{}`): the single evaluator behind both transports.
+/// Every result is held to the reply bounds ([`crate::reply::check_reply`]) before it is
+/// handed back.
 pub fn dispatch(
     action: &str,
     args: Option<&Value>,
@@ -52,7 +54,9 @@ pub fn dispatch(
         }
     };
     check_object(map, handler.args(), "args")?;
-    handler.run(&Args { map, limits })
+    let result = handler.run(&Args { map, limits })?;
+    crate::reply::check_reply(&result, limits)?;
+    Ok(result)
 }
 
 /// The arguments of one request, shape-checked, with typed readers that name the argument's

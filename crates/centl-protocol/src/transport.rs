@@ -4,8 +4,7 @@
 //! past the cap the rest of the line is skipped and answered with `line_too_long`. No input
 //! ends the loop except end of input or a failing output stream.
 
-use crate::{Limits, ProtocolError, envelope};
-use serde_json::Value;
+use crate::{Limits, ProtocolError, RawId, envelope};
 use std::io::{self, BufRead, BufReader, Read, Write};
 
 /// Serves requests from `input` until it ends, writing one response line per request line.
@@ -18,7 +17,7 @@ pub fn serve<R: Read, W: Write>(input: R, mut output: W, limits: &Limits) -> io:
     while let Some(overflowed) = read_capped_line(&mut reader, &mut line, limits.max_line_bytes)? {
         let response = if overflowed {
             envelope::response_line(
-                &Value::Null,
+                &RawId::null(),
                 &Err(ProtocolError::LineTooLong {
                     limit: limits.max_line_bytes,
                 }),
@@ -89,6 +88,7 @@ fn read_capped_line<R: BufRead>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn run(input: &[u8], limits: &Limits) -> Vec<Value> {
         let mut out = Vec::new();
@@ -148,8 +148,9 @@ mod tests {
 
     #[test]
     fn work_budget_is_enforced_up_front_at_its_edge_and_during_the_run() {
+        // 2 particles × (1 force + 1) × 10 steps × 64 bits.
         let limits = Limits {
-            max_work_bit_steps: 2 * 10 * 64,
+            max_work_bit_steps: 2 * 2 * 10 * 64,
             ..Limits::default()
         };
         // Exactly at the budget's least cost with small states: runs to the end.
@@ -161,12 +162,12 @@ mod tests {
         let e = &r[0]["error"];
         assert_eq!(e["code"], "work_limit_exceeded", "{r:?}");
         assert!((1..10).contains(&e["step"].as_u64().unwrap()), "{e}");
-        assert!(e["work"].as_u64().unwrap() > 1280);
+        assert!(e["work"].as_u64().unwrap() > 2560);
         // One step more: refused before any work.
         let r = run(&gravity_world(2, 11, "1/3"), &limits);
         assert_eq!(r[0]["error"]["code"], "work_limit_exceeded");
         assert_eq!(r[0]["error"]["step"], 0);
-        assert_eq!(r[0]["error"]["work"], 2 * 11 * 64);
+        assert_eq!(r[0]["error"]["work"], 2 * 2 * 11 * 64);
         // A budget that covers the run lets it finish.
         let roomy = Limits {
             max_work_bit_steps: 1 << 20,

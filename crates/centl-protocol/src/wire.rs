@@ -73,7 +73,23 @@ pub fn exact(v: &Value, path: &str, limits: &Limits) -> Result<Rational, Protoco
     if n.max(d) > limits.max_number_digits {
         return Err(too_large(n.max(d)));
     }
+    check_input(&r, path, limits)?;
     Ok(r)
+}
+
+/// Holds a value read from a request (after conversion to SI units) to the bit limit, so no
+/// action starts work on a number larger than it may produce.
+fn check_input(r: &Rational, path: &str, limits: &Limits) -> Result<(), ProtocolError> {
+    let bits = r.bits();
+    if bits > limits.max_rational_bits {
+        return Err(ProtocolError::RationalTooLarge {
+            bits,
+            step: 0,
+            limit: limits.max_rational_bits,
+            path: Some(path.to_string()),
+        });
+    }
+    Ok(())
 }
 
 /// Maps a unit parser or converter error to the protocol's codes.
@@ -83,6 +99,12 @@ pub fn unit_error(path: &str, e: UnitError) -> ProtocolError {
     match e {
         UnitError::Unknown { .. } => ProtocolError::UnknownUnit { path, reason },
         UnitError::NotExact { .. } => ProtocolError::InexactUnit { path, reason },
+        UnitError::FactorTooLarge { bits, limit, .. } => ProtocolError::UnitFactorTooLarge {
+            path,
+            reason,
+            bits,
+            limit,
+        },
         UnitError::DimensionMismatch { left, right } => ProtocolError::DimensionMismatch {
             path,
             expected: describe(&right),
@@ -103,7 +125,7 @@ pub fn quantity(
 ) -> Result<Rational, ProtocolError> {
     let (value, unit_v) = parts(v, path)?;
     let value = exact(value, &format!("{path}.value"), limits)?;
-    convert_in(&[value], unit_v, path, dim).map(|mut v| v.remove(0))
+    convert_in(&[value], unit_v, path, dim, limits).map(|mut v| v.remove(0))
 }
 
 /// Reads `{"value":[x,y,z],"unit"}` and returns the components in SI base units.
@@ -129,7 +151,7 @@ pub fn vector(
     for (i, x) in items.iter().enumerate() {
         comps.push(exact(x, &format!("{path}.value[{i}]"), limits)?);
     }
-    let si = convert_in(&comps, unit_v, path, dim)?;
+    let si = convert_in(&comps, unit_v, path, dim, limits)?;
     let [x, y, z]: [Rational; 3] = si.try_into().map_err(|_| ProtocolError::InvalidValue {
         path: format!("{path}.value"),
         reason: "a vector has 3 components".into(),
@@ -156,6 +178,7 @@ fn convert_in(
     unit_v: &Value,
     path: &str,
     dim: Dimension,
+    limits: &Limits,
 ) -> Result<Vec<Rational>, ProtocolError> {
     let unit_path = format!("{path}.unit");
     let text = unit_v.as_str().ok_or_else(|| ProtocolError::WrongType {
@@ -171,9 +194,14 @@ fn convert_in(
             found: describe(&unit.dim()),
         });
     }
+    let value_path = format!("{path}.value");
     values
         .iter()
-        .map(|x| unit.to_si_exact(x).map_err(|e| unit_error(&unit_path, e)))
+        .map(|x| {
+            let si = unit.to_si_exact(x).map_err(|e| unit_error(&unit_path, e))?;
+            check_input(&si, &value_path, limits)?;
+            Ok(si)
+        })
         .collect()
 }
 
@@ -189,6 +217,7 @@ pub fn check_bits<'a>(
             bits,
             step,
             limit: limits.max_rational_bits,
+            path: None,
         });
     }
     Ok(())

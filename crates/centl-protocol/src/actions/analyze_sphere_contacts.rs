@@ -57,6 +57,7 @@ impl Action for AnalyzeSphereContacts {
     fn run(&self, args: &Args<'_>) -> Result<Value, ProtocolError> {
         let spheres = args.get("spheres").unwrap_or(&Value::Null);
         let world = model::sphere_world(spheres, "args.spheres", args.limits)?;
+        crate::budget::pair_bounds(&world, args.limits)?;
         let (filter, listed) = if args.flag("touching_only", false) {
             (ContactFilter::TouchingOnly, "touching")
         } else {

@@ -22,13 +22,22 @@ impl Action for Capabilities {
     }
 
     fn run(&self, args: &Args<'_>) -> Result<Value, ProtocolError> {
+        let mut limits = crate::table::to_json(args.limits);
+        // Fixed by the unit parser for every caller, so not a server setting, but a limit a
+        // client meets all the same.
+        if let Value::Object(m) = &mut limits {
+            m.insert(
+                "max_unit_factor_bits".into(),
+                json!(units::MAX_UNIT_FACTOR_BITS),
+            );
+        }
         Ok(json!({
             "protocol": "centl-physics",
             "version": VERSION,
             "server": concat!("centl-protocol ", env!("CARGO_PKG_VERSION")),
             "numbers": "exact rationals as JSON strings; quantities as {\"value\",\"unit\"}; vectors as three strings",
             "actions": describe_actions(),
-            "limits": args.limits,
+            "limits": limits,
             "error_codes": PROTOCOL_CODES,
         }))
     }

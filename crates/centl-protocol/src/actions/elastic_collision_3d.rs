@@ -6,7 +6,7 @@ use crate::schema::{Field, Kind};
 use crate::table::to_json;
 use crate::wire::{QuantityOut, VectorOut, q, vq};
 use crate::{Action, Args, ProtocolError};
-use centl_physics::elastic_collision_3d_at_contact;
+use centl_physics::{PhysicsError, elastic_collision_3d_at_contact};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -55,8 +55,13 @@ impl Action for ElasticCollision3d {
         let l = args.limits;
         let a = model::particle(args.get("first").unwrap_or(&Value::Null), "args.first", l)?;
         let b = model::particle(args.get("second").unwrap_or(&Value::Null), "args.second", l)?;
-        let c = elastic_collision_3d_at_contact(&a, &b)
-            .map_err(|e| ProtocolError::physics_at("args.second.position", e))?;
+        let c = elastic_collision_3d_at_contact(&a, &b).map_err(|e| {
+            let path = match e {
+                PhysicsError::SameParticle { .. } => "args.second.id",
+                _ => "args.second.position",
+            };
+            ProtocolError::physics_at(path, e)
+        })?;
         Ok(to_json(Outcome {
             status: c.status.as_str(),
             first: ParticleOut::from(&c.first),

@@ -60,6 +60,7 @@ impl Action for ResolveContacts {
     fn run(&self, args: &Args<'_>) -> Result<Value, ProtocolError> {
         let spheres = args.get("spheres").unwrap_or(&Value::Null);
         let world = model::sphere_world(spheres, "args.spheres", args.limits)?;
+        crate::budget::pair_bounds(&world, args.limits)?;
         Ok(match resolve_isolated_elastic_touching_contacts(&world)? {
             Resolution::Completed(c) => to_json(Completed {
                 status: "completed",

@@ -3,10 +3,14 @@
 //! Every cost known up front (steps, samples, particles) is checked before the first step; the
 //! size of the exact state is checked after every step, so a run whose rationals outgrow the
 //! limit stops with `rational_too_large` at the same step on every machine. The work done
-//! (particles × state bits, summed over steps) is held to a budget the same way, refused up
-//! front when even 64-bit states would exceed it (`work_limit_exceeded`).
+//! (particles × (forces + 1) × state bits, summed over steps) is held to a budget the same way,
+//! refused up front when even 64-bit states would exceed it (`work_limit_exceeded`). The
+//! trajectory is measured as it is recorded: refused up front when its samples × particles at
+//! their smallest would pass the reply limit, stopped at the sample that does
+//! (`reply_too_large`).
 
 use crate::model::{self, FORCE_KIND, PARTICLE, ParticleOut, unit};
+use crate::reply::json_bytes;
 use crate::schema::{Field, Kind};
 use crate::wire::{QuantityOut, q};
 use crate::{Action, Args, ProtocolError};
@@ -138,7 +142,10 @@ impl Action for Simulate {
             ));
         }
         let particles = world.particles().len() as u64;
-        let least = particles
+        // Every force is evaluated for every particle at every step: a request's cost grows
+        // with the force list as much as with the particles.
+        let per_step = particles.saturating_mul(forces.len() as u64 + 1);
+        let least = per_step
             .saturating_mul(steps)
             .saturating_mul(crate::limits::MIN_STEP_BITS);
         if least > l.max_work_bit_steps {
@@ -148,9 +155,39 @@ impl Action for Simulate {
                 limit: l.max_work_bit_steps,
             });
         }
+        let reply_limit = l.max_reply_bytes as u64;
+        if let Some(stride) = stride {
+            let least = (steps / stride + 1)
+                .saturating_mul(particles)
+                .saturating_mul(crate::limits::MIN_PARTICLE_SAMPLE_BYTES);
+            if least > reply_limit {
+                return Err(ProtocolError::ReplyTooLarge {
+                    bytes: least,
+                    step: 0,
+                    limit: l.max_reply_bytes,
+                });
+            }
+        }
         let mut work: u64 = 0;
         let mut time = Rational::zero();
-        let mut trajectory = stride.map(|_| vec![sample(0, &time, &world)]);
+        let mut reply_bytes: u64 = 0;
+        let mut trajectory = stride.map(|_| Vec::new());
+        let mut record = |t: &mut Vec<Sample>, step: u64, time: &Rational, w: &World| {
+            let s = sample(step, time, w);
+            reply_bytes = reply_bytes.saturating_add(json_bytes(&s));
+            if reply_bytes > reply_limit {
+                return Err(ProtocolError::ReplyTooLarge {
+                    bytes: reply_bytes,
+                    step,
+                    limit: l.max_reply_bytes,
+                });
+            }
+            t.push(s);
+            Ok(())
+        };
+        if let Some(t) = trajectory.as_mut() {
+            record(t, 0, &time, &world)?;
+        }
         for step in 1..=steps {
             world = step_world_symplectic_euler(&world, &forces, &time, &dt)?;
             time += dt.value();
@@ -162,10 +199,11 @@ impl Action for Simulate {
                     bits,
                     step,
                     limit: l.max_rational_bits,
+                    path: None,
                 });
             }
             work = work.saturating_add(
-                particles.saturating_mul((bits as u64).max(crate::limits::MIN_STEP_BITS)),
+                per_step.saturating_mul((bits as u64).max(crate::limits::MIN_STEP_BITS)),
             );
             if work > l.max_work_bit_steps {
                 return Err(ProtocolError::WorkLimitExceeded {
@@ -177,7 +215,7 @@ impl Action for Simulate {
             if let (Some(t), Some(s)) = (trajectory.as_mut(), stride)
                 && step % s == 0
             {
-                t.push(sample(step, &time, &world));
+                record(t, step, &time, &world)?;
             }
         }
         let max_state_bits = StateBits::of_all(world.particles()).max_bits();
