@@ -10,6 +10,7 @@ mod convert;
 mod gravity;
 mod input;
 mod mcp;
+mod mcp_wire;
 mod serve;
 mod spring;
 

@@ -6,6 +6,7 @@
 //! a failed request is a tool result with `isError: true`, and a deferred physics verdict is an
 //! ordinary successful result.
 
+use crate::mcp_wire::LineTransport;
 use centl_protocol::{Limits, ProtocolError, VERSION, dispatch, json::type_name, table};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject,
@@ -170,12 +171,15 @@ pub fn run() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let limits = Limits::default();
     let server = PhysicsServer {
-        limits: Limits::default(),
+        limits: limits.clone(),
         tool: tool(),
     };
     let result = runtime.block_on(async move {
-        let running = server.serve(rmcp::transport::stdio()).await?;
+        let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+        let transport = LineTransport::new(stdin, tokio::io::stdout(), limits);
+        let running = server.serve(transport).await?;
         running.waiting().await?;
         Ok::<(), Box<dyn std::error::Error>>(())
     });

@@ -176,6 +176,26 @@ fn cases() -> Vec<(String, &'static str, Value)> {
         ),
         "work_limit_exceeded",
     );
+    // 10,000 samples of 100 particles at no less than 137 bytes each pass 8 MiB.
+    let crowd: Vec<Value> = (0..100)
+        .map(|i| particle(&format!("p{i}"), "1", ["0", "0", "0"], ["0", "0", "0"]))
+        .collect();
+    add(
+        r(
+            29,
+            "simulate",
+            json!({"world": crowd, "dt": q("1", "s"), "steps": 9_999, "stride": 1}),
+        ),
+        "reply_too_large",
+    );
+    add(
+        r(
+            29,
+            "convert",
+            json!({"value": "1", "from": "(Qm^64)^64", "to": "m"}),
+        ),
+        "unit_factor_too_large",
+    );
     add(
         r(30, "analyze_sphere_contacts", json!({"spheres": world(92)})),
         "too_many_pairs",
@@ -307,7 +327,7 @@ fn every_error_code_is_distinct_keeps_the_id_and_does_not_stop_the_server() {
     for c in &protocol {
         assert!(seen.contains(c), "no test input produced `{c}`");
     }
-    assert_eq!(seen.len(), 42, "{seen:?}");
+    assert_eq!(seen.len(), 44, "{seen:?}");
 }
 
 fn centl_protocol_codes() -> Vec<&'static str> {

@@ -46,6 +46,14 @@ impl Pipe {
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("reply is not JSON ({e}): {line}"))
     }
 
+    /// Reads one line of output as text (without its newline).
+    pub fn read_line(&mut self) -> String {
+        let mut line = String::new();
+        let n = self.stdout.read_line(&mut line).expect("read");
+        assert!(n > 0, "server closed its output");
+        line.trim_end_matches('\n').to_string()
+    }
+
     /// Sends one line and reads one reply.
     pub fn send_line(&mut self, line: &str) -> Value {
         let mut bytes = line.as_bytes().to_vec();
