@@ -1,5 +1,6 @@
 //! Errors of exact parsing and arithmetic.
 
+use crate::Rational;
 use thiserror::Error;
 
 /// Why a text could not be read as an exact rational.
@@ -45,5 +46,19 @@ pub enum ArithmeticError {
     PowerTooLarge {
         /// The requested exponent.
         exponent: i64,
+    },
+    /// A square root of a negative radicand, which is not real.
+    #[error("the radicand {radicand} is negative; its square root is not real")]
+    NegativeRadicand {
+        /// The radicand.
+        radicand: Rational,
+    },
+    /// Two quadratic irrationals from different fields Q(√left) and Q(√right).
+    #[error("√{left} and √{right} lie in different quadratic fields")]
+    MixedRadicands {
+        /// The radicand of the left operand.
+        left: Rational,
+        /// The radicand of the right operand.
+        right: Rational,
     },
 }
