@@ -120,9 +120,14 @@ fn results_mirror_the_protocol_and_errors_are_tool_errors() {
         json!({"action": "evolve_linear_sphere_pair_through_contact", "args": pair("1/2", "5")}),
     );
     assert_eq!(r["isError"], json!(false));
+    // The irrational contact t* = 3 − √5/2 completes exactly (values checked over JSON Lines).
     assert_eq!(
-        r["structuredContent"]["result"]["reason"],
-        json!("quadratic_irrational_event_time")
+        r["structuredContent"]["result"]["event"]["time"]["text"],
+        json!("3 - 1/2·√5")
+    );
+    assert_eq!(
+        r["structuredContent"]["result"]["conservation"]["kinetic_energy"]["exactly_equal"],
+        json!(true)
     );
 
     // Bad arguments: tool errors with the protocol's code.

@@ -472,7 +472,7 @@ fn event_stepping_completes_or_defers_unchanged() {
         out["conservation"]["momentum"]["exactly_equal"],
         json!(true)
     );
-    // Deferrals: initial overlap and irrational event time, both with the inputs returned.
+    // Initial overlap defers with the inputs returned.
     let overlap = evolve(
         &mut s,
         sphere("a", "1", ["0", "0", "0"], ["1", "0", "0"], "3"),
@@ -487,12 +487,46 @@ fn event_stepping_completes_or_defers_unchanged() {
     let irr = evolve(
         &mut s,
         sphere("a", "1", ["0", "0", "0"], ["1", "0", "0"], "1"),
-        far.clone(),
+        far,
         "5",
     );
-    assert_eq!(irr["reason"], json!("quadratic_irrational_event_time"));
-    assert_eq!(irr["spheres_unchanged"], json!(true));
-    assert_eq!(irr["second"], far);
+    // An irrational contact completes exactly in Q(√5): t* = 3 − √5/2. The expected values
+    // were computed with sympy (its root solver and the textbook elastic formula).
+    let surd =
+        |a: &str, b: &str, d: &str| json!({"rational": a, "sqrt_coefficient": b, "radicand": d});
+    assert_eq!(irr["status"], json!("completed"));
+    assert_eq!(irr["event_time_kind"], json!("quadratic_irrational"));
+    assert_eq!(irr["field_radicand"], json!("5"));
+    assert_eq!(irr["event"]["time"]["value"], surd("3", "-1/2", "5"));
+    assert_eq!(irr["event"]["time"]["text"], json!("3 - 1/2·√5"));
+    assert_eq!(
+        irr["second"]["velocity"]["value"],
+        json!([
+            surd("5/9", "0", "1"),
+            surd("0", "2/9", "5"),
+            surd("0", "0", "1")
+        ])
+    );
+    assert_eq!(
+        irr["second"]["position"]["value"],
+        json!([
+            surd("37/9", "5/18", "5"),
+            surd("14/9", "4/9", "5"),
+            surd("0", "0", "1")
+        ])
+    );
+    assert_eq!(
+        irr["first"]["velocity"]["text"],
+        json!(["4/9", "-2/9·√5", "0"])
+    );
+    assert_eq!(
+        irr["conservation"]["kinetic_energy"]["exactly_equal"],
+        json!(true)
+    );
+    assert_eq!(
+        irr["conservation"]["momentum"]["exactly_equal"],
+        json!(true)
+    );
     s.finish();
 }
 

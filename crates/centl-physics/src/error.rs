@@ -3,7 +3,7 @@
 //! Each variant has a stable snake_case [`PhysicsError::code`], so a machine interface can map
 //! it to its own error code without parsing messages.
 
-use exact::Rational;
+use exact::{QuadraticNumber, Rational};
 use thiserror::Error;
 use units::{Dimension, describe};
 
@@ -155,6 +155,33 @@ pub enum PhysicsError {
         /// (r₁ + r₂)², m².
         squared_radius_sum: Rational,
     },
+    /// Exact arithmetic in a quadratic field failed: operands from two different fields
+    /// Q(√d), or a zero divisor.
+    #[error("exact quadratic-field arithmetic failed: {reason}")]
+    QuadraticArithmetic {
+        /// What the arithmetic refused.
+        reason: exact::ArithmeticError,
+    },
+    /// The exact re-check at an irrational event time did not find the spheres touching: an
+    /// engine defect, reported rather than trusted.
+    #[error(
+        "event re-check failed: squared centre distance {squared_center_distance} m^2 differs from squared radius sum {squared_radius_sum} m^2"
+    )]
+    QuadraticEventRecheckFailed {
+        /// |Δx|² at the event state, m².
+        squared_center_distance: QuadraticNumber,
+        /// (r₁ + r₂)², m².
+        squared_radius_sum: Rational,
+    },
+}
+
+impl From<exact::ArithmeticError> for PhysicsError {
+    fn from(reason: exact::ArithmeticError) -> Self {
+        match reason {
+            exact::ArithmeticError::DivisionByZero => PhysicsError::DivisionByZero,
+            reason => PhysicsError::QuadraticArithmetic { reason },
+        }
+    }
 }
 
 impl PhysicsError {
@@ -179,7 +206,9 @@ impl PhysicsError {
             PhysicsError::NegativeDuration { .. } => "negative_duration",
             PhysicsError::NonPositiveWidth { .. } => "non_positive_width",
             PhysicsError::RefinementTooFine { .. } => "refinement_too_fine",
-            PhysicsError::EventRecheckFailed { .. } => "event_recheck_failed",
+            PhysicsError::EventRecheckFailed { .. }
+            | PhysicsError::QuadraticEventRecheckFailed { .. } => "event_recheck_failed",
+            PhysicsError::QuadraticArithmetic { .. } => "quadratic_arithmetic",
         }
     }
 

@@ -1,9 +1,10 @@
-//! Exact event stepping of two force-free spheres through a rational first contact.
+//! Exact event stepping of two force-free spheres through their first contact.
 //!
 //! Certify the interval; if first contact is at a rational time, drift both spheres exactly to
 //! it, re-check that they touch, apply the 3D elastic response and drift for the exact
-//! remainder. Anything the exact model cannot carry (initial overlap, an irrational event
-//! time) defers with both spheres unchanged.
+//! remainder. A quadratic-irrational first contact `t* = (−b − √D)/(2a)` runs the same steps
+//! in Q(√D) ([`crate::quadratic_event`]), so the states after it are exact elements of that
+//! field. Initial overlap defers with both spheres unchanged.
 
 use crate::collision::{ResponseStatus, elastic_collision_3d_at_contact};
 use crate::contact::{ContactEvidence, ContactStatus};
@@ -11,9 +12,10 @@ use crate::continuous::{
     CertificateStatus, ContactCertificate, FirstContact, certify_linear_sphere_contact,
 };
 use crate::diagnostics::{InvariantReport, compare_scalar, compare_vector};
+use crate::quadratic_event::{QuadraticCompleted, QuadraticOutcome, evolve_quadratic_sphere_pair};
 use crate::world::{total_kinetic_energy, total_momentum};
 use crate::{PhysicsError, Sphere, Vec3};
-use exact::Rational;
+use exact::{QuadraticNumber, Rational};
 use units::Quantity;
 
 /// Why event stepping declined to advance.
@@ -21,16 +23,13 @@ use units::Quantity;
 pub enum EventDeferral {
     /// The spheres overlap at the start.
     InitialOverlap,
-    /// The first contact time is a quadratic irrational; it is not rounded.
-    QuadraticIrrationalEventTime,
 }
 
 impl EventDeferral {
-    /// `initial_overlap` or `quadratic_irrational_event_time`.
+    /// `initial_overlap`.
     pub fn as_str(self) -> &'static str {
         match self {
             EventDeferral::InitialOverlap => "initial_overlap",
-            EventDeferral::QuadraticIrrationalEventTime => "quadratic_irrational_event_time",
         }
     }
 }
@@ -95,18 +94,31 @@ pub struct DeferredEvent {
     pub second: Sphere,
 }
 
+/// A step through a quadratic-irrational contact, run exactly in Q(√D).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IrrationalCompletedEvent {
+    /// The certificate for the whole interval (its first contact is algebraic).
+    pub certificate: ContactCertificate,
+    /// The step in Q(√D): the event, the final states and the exact conservation deltas.
+    pub step: QuadraticCompleted,
+}
+
 /// The outcome of [`evolve_linear_sphere_pair_through_contact`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EventOutcome {
     /// The step ran to the end of the interval.
     Completed(Box<CompletedEvent>),
+    /// The step ran to the end of the interval through a contact at an irrational time; the
+    /// event and the final states are exact elements of Q(√D).
+    CompletedIrrational(Box<IrrationalCompletedEvent>),
     /// The step was declined without modifying anything.
     Deferred(Box<DeferredEvent>),
 }
 
 /// Advances two force-free spheres over `duration` (a non-negative time) through at most one
-/// exact contact event. After an admitted event the response leaves the pair non-approaching,
-/// so the constant-velocity remainder holds no second contact of the same pair.
+/// exact contact event, rational or quadratic-irrational. After an admitted event the response
+/// leaves the pair non-approaching, so the constant-velocity remainder holds no second contact
+/// of the same pair.
 pub fn evolve_linear_sphere_pair_through_contact(
     first: &Sphere,
     second: &Sphere,
@@ -126,7 +138,7 @@ pub fn evolve_linear_sphere_pair_through_contact(
             return deferred(EventDeferral::InitialOverlap, certificate);
         }
         (_, Some(FirstContact::Algebraic(_))) => {
-            return deferred(EventDeferral::QuadraticIrrationalEventTime, certificate);
+            return irrational(first, second, certificate);
         }
         (_, Some(FirstContact::Rational(t))) => Some(t.clone()),
         (_, None) => None,
@@ -175,6 +187,34 @@ pub fn evolve_linear_sphere_pair_through_contact(
         first: end_first,
         second: end_second,
     })))
+}
+
+/// The step through an irrational first contact, in Q(√D).
+fn irrational(
+    first: &Sphere,
+    second: &Sphere,
+    certificate: ContactCertificate,
+) -> Result<EventOutcome, PhysicsError> {
+    let duration = QuadraticNumber::from_rational(certificate.duration.clone());
+    let outcome = evolve_quadratic_sphere_pair(&first.into(), &second.into(), &duration)?;
+    match outcome {
+        QuadraticOutcome::Completed(step) => Ok(EventOutcome::CompletedIrrational(Box::new(
+            IrrationalCompletedEvent {
+                certificate,
+                step: *step,
+            },
+        ))),
+        // Rational states never need a second radical and the certificate ruled out overlap;
+        // a disagreement with it is a defect, reported with the start geometry.
+        QuadraticOutcome::Deferred(_) => {
+            let sum = first.radius() + second.radius();
+            let squared_radius_sum = &sum * &sum;
+            Err(PhysicsError::EventRecheckFailed {
+                squared_center_distance: &certificate.polynomial.c + &squared_radius_sum,
+                squared_radius_sum,
+            })
+        }
+    }
 }
 
 fn drift(s: &Sphere, t: &Rational) -> Sphere {

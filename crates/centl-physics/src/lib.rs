@@ -10,7 +10,8 @@
 //! [`integrate`] (symplectic Euler), [`diagnostics`], [`world`] (ordered particle sets),
 //! [`contact`] (exact sphere classification and broad phase), [`collision`] (elastic
 //! responses), [`resolve`] (isolated touching pairs in a world), [`continuous`] (interval
-//! certificates) and [`event`] (stepping through one rational contact event).
+//! certificates), [`event`] (stepping through one contact event) and [`quadratic_event`] (the same
+//! step with state in a quadratic field Q(√d), for irrational event times).
 //!
 //! ```
 //! use centl_physics::dims::{ACCELERATION, LENGTH, MASS, TIME, VELOCITY};
@@ -52,6 +53,7 @@ pub mod event;
 pub mod force;
 pub mod integrate;
 pub mod particle;
+pub mod quadratic_event;
 pub mod resolve;
 pub mod vector;
 pub mod world;
@@ -75,8 +77,8 @@ pub use diagnostics::{
 };
 pub use error::PhysicsError;
 pub use event::{
-    CompletedEvent, ContactEvent, DeferredEvent, EventDeferral, EventOutcome, SphereChange,
-    evolve_linear_sphere_pair_through_contact,
+    CompletedEvent, ContactEvent, DeferredEvent, EventDeferral, EventOutcome,
+    IrrationalCompletedEvent, SphereChange, evolve_linear_sphere_pair_through_contact,
 };
 pub use force::{
     ConstantForce, ForceModel, HookeSpring, LinearDrag, UniformGravity, acceleration, net_force,
@@ -86,6 +88,10 @@ pub use integrate::{
     symplectic_euler_general, symplectic_euler_observed, symplectic_euler_step,
 };
 pub use particle::Particle;
+pub use quadratic_event::{
+    QuadraticCompleted, QuadraticContact, QuadraticDeferral, QuadraticOutcome, QuadraticSphere,
+    evolve_quadratic_sphere_pair,
+};
 pub use resolve::{
     CompletedResolution, DeferralReason, DeferredResolution, PairResponse, Resolution,
     resolve_isolated_elastic_touching_contacts,

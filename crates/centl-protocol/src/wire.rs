@@ -7,7 +7,7 @@
 
 use crate::json::type_name;
 use crate::{Limits, ProtocolError};
-use exact::Rational;
+use exact::{QuadraticNumber, Rational};
 use serde::Serialize;
 use serde_json::Value;
 use units::{Dimension, UnitError, describe, parse_unit};
@@ -42,6 +42,69 @@ pub fn q(value: &Rational, unit: &str) -> QuantityOut {
 pub fn vq(c: &[Rational; 3], unit: &str) -> VectorOut {
     VectorOut {
         value: [c[0].to_string(), c[1].to_string(), c[2].to_string()],
+        unit: unit.to_string(),
+    }
+}
+
+/// An element `a + b·√d` of a quadratic field as sent back:
+/// `{"rational": "3/2", "sqrt_coefficient": "1/4", "radicand": "7"}` (radicand 1 and
+/// coefficient 0 for a rational value).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuadraticOut {
+    /// `a`, in lowest terms.
+    pub rational: String,
+    /// `b`, in lowest terms.
+    pub sqrt_coefficient: String,
+    /// `d`, a positive integer (1 for a rational value).
+    pub radicand: String,
+}
+
+impl From<&QuadraticNumber> for QuadraticOut {
+    fn from(x: &QuadraticNumber) -> Self {
+        QuadraticOut {
+            rational: x.rational().to_string(),
+            sqrt_coefficient: x.sqrt_coefficient().to_string(),
+            radicand: x.radicand().to_string(),
+        }
+    }
+}
+
+/// A quadratic-field scalar quantity: its exact value, its printed form (`3 - √3`) and unit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuadraticQuantityOut {
+    /// The exact value.
+    pub value: QuadraticOut,
+    /// The value printed, `3/2 + 1/4·√7`.
+    pub text: String,
+    /// The SI unit.
+    pub unit: String,
+}
+
+/// A quadratic-field vector quantity.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuadraticVectorOut {
+    /// The three exact components.
+    pub value: [QuadraticOut; 3],
+    /// The components printed.
+    pub text: [String; 3],
+    /// The SI unit.
+    pub unit: String,
+}
+
+/// A quadratic-field scalar in `unit`.
+pub fn qq(x: &QuadraticNumber, unit: &str) -> QuadraticQuantityOut {
+    QuadraticQuantityOut {
+        value: x.into(),
+        text: x.to_string(),
+        unit: unit.to_string(),
+    }
+}
+
+/// A quadratic-field vector in `unit`.
+pub fn qv(c: &[QuadraticNumber; 3], unit: &str) -> QuadraticVectorOut {
+    QuadraticVectorOut {
+        value: [(&c[0]).into(), (&c[1]).into(), (&c[2]).into()],
+        text: [c[0].to_string(), c[1].to_string(), c[2].to_string()],
         unit: unit.to_string(),
     }
 }
@@ -203,6 +266,18 @@ fn convert_in(
             Ok(si)
         })
         .collect()
+}
+
+/// [`check_bits`] over both rational parts of quadratic-field values.
+pub fn check_quadratic_bits<'a>(
+    values: impl IntoIterator<Item = &'a QuadraticNumber>,
+    limits: &Limits,
+) -> Result<(), ProtocolError> {
+    let parts: Vec<&Rational> = values
+        .into_iter()
+        .flat_map(|x| [x.rational(), x.sqrt_coefficient()])
+        .collect();
+    check_bits(parts, 0, limits)
 }
 
 /// Fails with `rational_too_large` when any value has more bits than the limit allows.

@@ -1,6 +1,7 @@
 //! `evolve_linear_sphere_pair_through_contact`: advance two force-free spheres through at most
-//! one exact rational contact event. Refusals (initial overlap, irrational event time) are
-//! successful deferred verdicts with both spheres unchanged.
+//! one exact contact event, at a rational time or at a quadratic-irrational one (then the
+//! states are written as elements of Q(√D), see `irrational_event.rs`). Initial overlap is a
+//! successful deferred verdict with both spheres unchanged.
 
 use super::certify_contact::{
     CertificateOut, PAIR_ARGS, check_certificate_bits, pair_error, read_pair,
@@ -21,7 +22,7 @@ pub struct EvolveContact;
 const TRUST_BOUNDARY: &[&str] = &[
     "two_spheres_only",
     "force_free_constant_velocity",
-    "rational_event_time_only",
+    "rational_or_quadratic_irrational_event_time",
     "event_state_rechecked_exactly_touching",
     "at_most_one_event",
     "no_force_integration",
@@ -83,7 +84,7 @@ impl Action for EvolveContact {
     }
 
     fn summary(&self) -> &'static str {
-        "Advance two force-free spheres over [0, duration] through at most one exact rational contact event with the elastic response; defer (successfully, unchanged) on initial overlap or an irrational event time."
+        "Advance two force-free spheres over [0, duration] through at most one exact contact event with the elastic response; an irrational event time runs exactly in Q(sqrt D); defer (successfully, unchanged) on initial overlap."
     }
 
     fn args(&self) -> &'static [Field] {
@@ -121,6 +122,9 @@ impl Action for EvolveContact {
                     conservation: ConservationOut::new(&c.momentum, &c.kinetic_energy),
                     trust_boundary: TRUST_BOUNDARY,
                 })
+            }
+            EventOutcome::CompletedIrrational(c) => {
+                super::irrational_event::reply(&c, (&a, &b), TRUST_BOUNDARY, args.limits)?
             }
             EventOutcome::Deferred(d) => {
                 check_certificate_bits(&d.certificate, args.limits)?;

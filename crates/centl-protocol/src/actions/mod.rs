@@ -9,6 +9,7 @@ mod diagnostics;
 mod elastic_collision_1d;
 mod elastic_collision_3d;
 mod evolve_contact;
+mod irrational_event;
 mod resolve_contacts;
 mod simulate;
 
