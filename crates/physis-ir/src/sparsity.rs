@@ -154,8 +154,8 @@ pub fn output_deps(f: &Function, wrt: Source) -> Result<Vec<Vec<u32>>, IrError> 
     Ok(rows)
 }
 
-/// Nodes a stencil reads at node `k` into `out`; true when it also reads the boundary
-/// value (a Dirichlet ghost or a Neumann gradient).
+/// Nodes a stencil reads at node `k` into `out` (a Neumann ghost reads the mirror node);
+/// true when it also reads the boundary value (a Dirichlet ghost or a Neumann gradient).
 fn neighbours(op: StencilOp, grid: Grid, bc: Bc, k: usize, out: &mut Vec<usize>) -> bool {
     out.clear();
     out.push(k);
@@ -171,8 +171,9 @@ fn neighbours(op: StencilOp, grid: Grid, bc: Bc, k: usize, out: &mut Vec<usize>)
             match bc {
                 Bc::Periodic => (j.rem_euclid(n as isize)) as usize,
                 _ => {
+                    // The ghost mirrors the node on the other side of the edge.
                     ghost = true;
-                    return;
+                    (i as isize - step).clamp(0, n as isize - 1) as usize
                 }
             }
         };

@@ -72,22 +72,26 @@ pub enum BcValue {
     Periodic,
 }
 
-/// The value past the low end of a line whose first node is `edge` (`wrap`: its last).
+/// The value past the low end of a line whose second node is `inner` (`wrap`: its last).
+/// Neumann mirrors `inner` through the edge node, which sits on the boundary, so the
+/// central difference across the edge is `g`: second order, and the trapezoidal integral
+/// of the field is conserved by the Laplacian when `g = 0`.
 #[inline]
-fn ghost_lo(bc: BcValue, delta: f64, edge: f64, wrap: f64) -> f64 {
+fn ghost_lo(bc: BcValue, delta: f64, inner: f64, wrap: f64) -> f64 {
     match bc {
         BcValue::Dirichlet(v) => v,
-        BcValue::Neumann(g) => edge - delta * g,
+        BcValue::Neumann(g) => inner - 2.0 * delta * g,
         BcValue::Periodic => wrap,
     }
 }
 
-/// The value past the high end of a line whose last node is `edge` (`wrap`: its first).
+/// The value past the high end of a line whose last but one node is `inner` (`wrap`: its
+/// first); the mirror of [`ghost_lo`].
 #[inline]
-fn ghost_hi(bc: BcValue, delta: f64, edge: f64, wrap: f64) -> f64 {
+fn ghost_hi(bc: BcValue, delta: f64, inner: f64, wrap: f64) -> f64 {
     match bc {
         BcValue::Dirichlet(v) => v,
-        BcValue::Neumann(g) => edge + delta * g,
+        BcValue::Neumann(g) => inner + 2.0 * delta * g,
         BcValue::Periodic => wrap,
     }
 }
@@ -108,8 +112,13 @@ fn line_pass(
     let (Some(&first), Some(&last)) = (row.first(), row.last()) else {
         return;
     };
-    let lo = ghost_lo(bc, delta, first, last);
-    let hi = ghost_hi(bc, delta, last, first);
+    // A line of one node mirrors itself.
+    let (second, before_last) = (
+        row.get(1).copied().unwrap_or(first),
+        row[n.saturating_sub(2)],
+    );
+    let lo = ghost_lo(bc, delta, second, last);
+    let hi = ghost_hi(bc, delta, before_last, first);
     if n == 1 {
         o[0] = acc(o[0], f(lo, first, hi));
         return;
@@ -165,9 +174,12 @@ fn axis_pass(
                 *oj = acc(*oj, f(l, c, rr));
             }
         } else {
+            // The mirror of the first row is the second, of the last the last but one.
+            let inner_lo = row(1.min(nx - 1));
+            let inner_hi = row(nx.saturating_sub(2));
             for (j, (oj, &c)) in o.iter_mut().zip(mid).enumerate() {
-                let l = up.map_or_else(|| ghost_lo(bc, delta, c, c), |a| a[j]);
-                let rr = down.map_or_else(|| ghost_hi(bc, delta, c, c), |b| b[j]);
+                let l = up.map_or_else(|| ghost_lo(bc, delta, inner_lo[j], c), |a| a[j]);
+                let rr = down.map_or_else(|| ghost_hi(bc, delta, inner_hi[j], c), |b| b[j]);
                 *oj = acc(*oj, f(l, c, rr));
             }
         }
@@ -264,11 +276,13 @@ mod tests {
             if j >= 0 && (j as usize) < n {
                 return u[base + j as usize * stride];
             }
-            let edge = u[base + i * stride];
+            // The mirror image of the node past the edge.
+            let m = (2 * i as isize - j).clamp(0, n as isize - 1) as usize;
+            let inner = u[base + m * stride];
             match bc {
                 BcValue::Dirichlet(v) => v,
-                BcValue::Neumann(g) if j < 0 => edge - sp[a as usize] * g,
-                BcValue::Neumann(g) => edge + sp[a as usize] * g,
+                BcValue::Neumann(g) if j < 0 => inner - 2.0 * sp[a as usize] * g,
+                BcValue::Neumann(g) => inner + 2.0 * sp[a as usize] * g,
                 BcValue::Periodic => u[base + if j < 0 { n - 1 } else { 0 } * stride],
             }
         };

@@ -9,9 +9,11 @@
 //!   Dirichlet ghost-node convention applied to the interior nodes (`N − 2` interior
 //!   nodes with spacing `1/(N − 1)`). Stencil values at the boundary nodes themselves are
 //!   not part of the equations.
-//! - `neumann g` (the default `g = 0`): `g` is the outward normal derivative. The ghost
-//!   node beyond an edge is the edge value plus `Δ·g`, so the first difference across the
-//!   boundary is `g`; with `g = 0` the Laplacian conserves `sum(u)` exactly.
+//! - `neumann g` (the default `g = 0`): `g` is the outward normal derivative at the edge
+//!   node, which lies on the boundary. The ghost node beyond an edge mirrors the node
+//!   inside it, plus `2Δ·g`, so the central difference at the edge is `g` (second order);
+//!   with `g = 0` the Laplacian conserves the trapezoidal integral of `u` (edge nodes
+//!   weighted ½) exactly, and `sum(u)` to second order.
 //! - `periodic`: the node after the last is the first, so the period is `b − a` and the
 //!   nodes are `x_i = a + i·(b − a)/N` (`b` itself is node 0 again). A grid's fields are
 //!   all periodic or none.
@@ -240,9 +242,9 @@ pub(crate) fn index(
 /// How a stencil's argument is continued past the edge.
 enum Edge<'e> {
     Periodic,
-    /// Ghost = edge value.
+    /// Ghost = the node inside the edge, mirrored.
     Mirror,
-    /// Ghost = edge value + Δ·g (outward).
+    /// Ghost = the mirrored node + 2Δ·g (outward).
     Gradient(&'e Expr),
 }
 
@@ -354,7 +356,7 @@ fn fields_read(e: &Expr, out: &mut Vec<usize>) {
 }
 
 /// What a unit outward gradient adds to the mirror stencil at each node (see the module
-/// notes): the ghost moves by `Δ` times the stencil's weight on it.
+/// notes): the ghost moves by `2Δ`, times the stencil's weight on it.
 fn outward_weights(g: &GridCx<'_>, op: StencilOp) -> Vec<f64> {
     let (nx, ny) = (g.grid.nx as usize, g.grid.ny.max(1) as usize);
     (0..g.len())
@@ -367,14 +369,14 @@ fn outward_weights(g: &GridCx<'_>, op: StencilOp) -> Vec<f64> {
             match op {
                 StencilOp::Central(a) => {
                     let (lo, hi) = ends(a);
-                    0.5 * (hi - lo)
+                    hi - lo
                 }
-                StencilOp::Backward(a) => -ends(a).0,
-                StencilOp::Forward(a) => ends(a).1,
+                StencilOp::Backward(a) => -2.0 * ends(a).0,
+                StencilOp::Forward(a) => 2.0 * ends(a).1,
                 StencilOp::Laplacian => (0..g.grid.axes())
                     .map(|a| {
                         let (lo, hi) = ends(a);
-                        (lo + hi) / g.spacing[a as usize]
+                        2.0 * (lo + hi) / g.spacing[a as usize]
                     })
                     .sum(),
             }
