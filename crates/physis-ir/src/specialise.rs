@@ -339,35 +339,56 @@ impl<'d> SchemeCtx<'d> {
 
     /// `f(t + h, next)` if the body already computed it (first same as last), else `None`
     /// and nothing is added.
+    ///
+    /// Every part's rate is the model's own rate at `(t + h, next)`: the whole rate is tried
+    /// first (a first-order scheme's last stage), then, for a model whose every law is
+    /// second order, the acceleration at `nextX` beside the velocities `nextV` (a
+    /// second-order scheme's last stage). A model mixing both orders only has the first: a
+    /// first-order part's rate is never its state's value.
     pub fn probe_fsal(&mut self, next: &[ValueId]) -> Result<Option<Vec<ValueId>>, IrError> {
         let (b, seen, stages) = (self.b.clone(), self.seen.clone(), self.stages);
         let t1 = self.b.add(self.t, self.h)?;
-        let out = if self.dynamics.pairs.is_empty() {
-            self.f(&SVal::Scalar(t1), &SVal::State(next.to_vec())).ok()
-        } else {
-            let xs: Vec<ValueId> = self.dynamics.pairs.iter().map(|p| next[p.0]).collect();
-            self.a(&SVal::Scalar(t1), &SVal::State(xs)).ok().map(|acc| {
-                let mut f1 = next.to_vec();
-                if let SVal::State(acc) = &acc {
-                    for (k, (xp, vp)) in self.dynamics.pairs.iter().enumerate() {
-                        f1[*xp] = next[*vp];
-                        f1[*vp] = acc[k];
-                    }
-                }
-                SVal::State(f1)
-            })
-        };
-        if self.b.len() == b.len()
-            && let Some(SVal::State(f1)) = out
-        {
-            self.seen = seen;
-            self.stages = stages;
+        let whole = self.f(&SVal::Scalar(t1), &SVal::State(next.to_vec())).ok();
+        if let Some(f1) = self.unchanged(&b, &seen, stages, whole) {
             return Ok(Some(f1));
         }
-        self.b = b;
-        self.seen = seen;
+        if self.dynamics.pairs.is_empty()
+            || self.dynamics.pairs.len() * 2 != self.dynamics.layout.parts.len()
+        {
+            return Ok(None);
+        }
+        let t1 = self.b.add(self.t, self.h)?;
+        let xs: Vec<ValueId> = self.dynamics.pairs.iter().map(|p| next[p.0]).collect();
+        let paired = self.a(&SVal::Scalar(t1), &SVal::State(xs)).ok().map(|acc| {
+            let mut f1 = next.to_vec();
+            if let SVal::State(acc) = &acc {
+                for (k, (xp, vp)) in self.dynamics.pairs.iter().enumerate() {
+                    f1[*xp] = next[*vp];
+                    f1[*vp] = acc[k];
+                }
+            }
+            SVal::State(f1)
+        });
+        Ok(self.unchanged(&b, &seen, stages, paired))
+    }
+
+    /// `out`'s parts when computing it added nothing to the builder; else the builder and
+    /// counts are put back as they were and `None` is returned.
+    fn unchanged(
+        &mut self,
+        b: &Builder,
+        seen: &[(u8, ValueId, Vec<ValueId>)],
+        stages: Stages,
+        out: Option<SVal>,
+    ) -> Option<Vec<ValueId>> {
+        let added = self.b.len() != b.len();
+        self.b = b.clone();
+        self.seen = seen.to_vec();
         self.stages = stages;
-        Ok(None)
+        match out {
+            Some(SVal::State(f1)) if !added => Some(f1),
+            _ => None,
+        }
     }
 
     /// Hands the builder over to build the function's outputs.
