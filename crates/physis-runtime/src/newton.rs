@@ -24,6 +24,8 @@ use crate::sparse_lu::SparseLu;
 const ITER_PER_JACOBIAN: usize = 7;
 /// Jacobian evaluations per solve before giving up.
 const MAX_JACOBIANS: usize = 3;
+/// Ratio of successive updates at which the iteration counts as diverging.
+const DIVERGING: f64 = 2.0;
 /// Converged when the weighted RMS of the update is below this (weights `tol·(1 + |x|)`).
 const CONVERGED: f64 = 1e-2;
 
@@ -354,8 +356,9 @@ impl Newton {
     }
 
     /// Simplified Newton iterations with the current factorisation: `Some(true)` when
-    /// converged, `Some(false)` when it stopped contracting (refresh the Jacobian), `None`
-    /// when the iterate is no longer finite.
+    /// converged, `Some(false)` when it contracts too slowly (refresh the Jacobian), `None`
+    /// when the iterate is no longer finite or the updates grow (the contraction rate
+    /// `‖δₖ‖/‖δₖ₋₁‖` reached [`DIVERGING`]): then the step is cut.
     fn iterate<M: Model + ?Sized>(
         &mut self,
         model: &mut M,
@@ -387,8 +390,14 @@ impl Newton {
             if size <= CONVERGED {
                 return Some(true);
             }
+            if size >= DIVERGING * last {
+                // Growing updates: the iterate is leaving the root's basin. Going on (with
+                // a fresh Jacobian there) can land on a non-physical root; the driver cuts
+                // the step instead.
+                return None;
+            }
             if size > 0.9 * last {
-                // Not contracting: refresh the Jacobian at this iterate.
+                // Contracting too slowly: refresh the Jacobian at this iterate.
                 return Some(false);
             }
             last = size;

@@ -60,9 +60,9 @@ impl<M: Model> Simulation<M> {
         let sch = &info.scheme;
         let args = StepArgs { t, h, y, f0: f, dw };
         if let Some(newton) = newton {
-            for ((n, y0), f0) in ynew.iter_mut().zip(y.iter()).zip(f.iter()) {
-                *n = y0 + h * f0;
-            }
+            // Newton starts from the current state: an explicit predictor `y + h·f` is far
+            // off on a stiff problem at a large step and can lead to a non-physical root.
+            ynew.copy_from_slice(y);
             let per = u64::from(sch.residual_evals);
             if !newton.solve(
                 model,
@@ -244,6 +244,9 @@ impl<M: Model> Simulation<M> {
                 std::mem::swap(&mut self.pre_rate, &mut self.dtmp);
                 // The truncated step is not grown from, so the next one starts no larger.
                 self.h = self.h.min(h);
+                // A fixed step cut short did not reach its grid point: the next step aims at
+                // it again (`grid_target` moves on from there), never one grid step beyond.
+                self.grid_k = self.grid_k.saturating_sub(1).max(1);
                 self.fire_events(sink, x.t)
             }
             _ => {
