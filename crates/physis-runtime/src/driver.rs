@@ -394,8 +394,8 @@ impl<M: Model> Simulation<M> {
         self.model
     }
 
-    /// Does one unit of work: the start (first sample, stop check, stability check, events
-    /// holding at `t0`) on the first call, then one accepted step. Returns `true` once the
+    /// Does one unit of work: the start (first sample, stop check, stability check; an
+    /// event already holding at `t0` does not fire) on the first call, then one accepted step. Returns `true` once the
     /// run has ended (further calls do nothing).
     pub fn advance(&mut self, sink: &mut dyn SampleSink) -> Result<bool, RunError> {
         if self.end.is_some() {

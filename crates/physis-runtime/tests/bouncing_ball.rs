@@ -111,8 +111,9 @@ fn to_fifteen_seconds_never_falls_through_and_ends_at_the_zeno_point() {
 }
 
 #[test]
-fn a_ball_released_on_the_floor_bounces_at_t0() {
-    // Condition already true at t0 (y = 0, v < 0 with ≤): it fires once there.
+fn a_ball_released_on_the_floor_does_not_bounce_at_t0() {
+    // Condition already true at t0 (y = 0, v < 0 with ≤): it has not turned true, so it
+    // does not fire (as SciPy's events and Modelica's `when`); the ball falls on.
     let m = model("Drop", Scheme::Dp45, &[0.0, -2.0], |_, y, d| {
         d[0] = y[1];
         d[1] = -G;
@@ -128,9 +129,33 @@ fn a_ball_released_on_the_floor_bounces_at_t0() {
     .build();
     let mut sink = Collect::default();
     let end = run_into(m, &RunOptions::default(), &mut sink).expect("runs");
+    assert_eq!(end.stats.events, 0);
+    assert!(sink.0.iter().all(|s| s.kind != SampleKind::AfterEvent));
+    // y(0.3) = −2·0.3 − g·0.09/2.
+    assert!((end.state[0] - (-0.6 - G * 0.045)).abs() < 1e-12);
+}
+
+#[test]
+fn an_event_true_at_t0_fires_once_it_turns_true_again() {
+    // Thrown up from the floor: `y ≤ 0` holds at t0, turns false, and turns true at 2v/g.
+    let m = model("Throw", Scheme::Dp45, &[0.0, 2.0], |_, y, d| {
+        d[0] = y[1];
+        d[1] = -G;
+    })
+    .atoms(&[Cmp::Le, Cmp::Ge], |t, y, _, m| {
+        m[0] = y[0];
+        m[1] = t - 0.5;
+    })
+    .reset(|_, _, pre, post| post[1] = -pre[1])
+    .event(Cond::Atom(0), "y ≤ 0", 3)
+    .stop(Cond::Atom(1), "t ≥ 0.5 s", 4)
+    .build();
+    let mut sink = Collect::default();
+    let end = run_into(m, &RunOptions::default(), &mut sink).expect("runs");
     assert_eq!(end.stats.events, 1);
-    assert_eq!(sink.0[1].kind, SampleKind::AfterEvent);
-    assert_eq!(sink.0[1].t, 0.0);
-    // y(0.3) = 2·0.3 − g·0.09/2.
-    assert!((end.state[0] - (0.6 - G * 0.045)).abs() < 1e-12);
+    assert!(
+        (bounces(&sink)[0] - 4.0 / G).abs() < 1e-10,
+        "{:?}",
+        bounces(&sink)
+    );
 }

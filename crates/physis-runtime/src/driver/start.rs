@@ -1,5 +1,5 @@
 //! The start of a run: the first sample, stops that already hold, the stability check,
-//! the first adaptive step and events that hold at `t0`.
+//! and the first adaptive step. Events that already hold at `t0` do not fire there.
 
 use super::{Simulation, Src, finite};
 use crate::control::initial_step;
@@ -63,18 +63,9 @@ impl<M: Model> Simulation<M> {
                 }
             };
         }
-        // Before the run every condition counts as false, so an event holding at t0 fires.
-        let mut any = false;
-        for (fire, c) in self.locator.firing.iter_mut().zip(&self.info.events) {
-            *fire = c.cond.eval(&self.info.atoms, &self.margins);
-            any |= *fire;
-        }
-        if any {
-            self.locator.tie = 0.0;
-            self.pre.copy_from_slice(&self.y);
-            self.pre_rate.copy_from_slice(&self.f);
-            self.fire_events(sink, t0)?;
-        }
+        // An event fires when its condition turns true: one that already holds at t0 has
+        // not turned true, and fires only once it has been false (as SciPy's events,
+        // DifferentialEquations.jl's callbacks and Modelica's `when` behave).
         Ok(())
     }
 
