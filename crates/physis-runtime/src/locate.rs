@@ -11,6 +11,10 @@
 //! on the margin of the one atom that decides it (bisection when several do), always
 //! keeping the clause false at the left end and true at the right, which is the time
 //! reported. So a stop is located where its condition first holds, not one step later.
+//! A clause that holds only strictly between two probes is found by its atoms' own roots
+//! and turning points (`locate/inside.rs`).
+
+mod inside;
 
 use crate::hermite::Segment;
 use crate::info::{Cond, ModelInfo};
@@ -51,6 +55,8 @@ pub(crate) struct Locator {
     event_j: Vec<usize>,
     stop_t: Vec<f64>,
     event_t: Vec<f64>,
+    /// Probe points added inside brackets (`inside.rs`).
+    extra: Vec<f64>,
     /// Events firing at the located time, by index.
     pub firing: Vec<bool>,
     /// Width within which clauses of the last scan counted as simultaneous.
@@ -73,6 +79,7 @@ impl Locator {
             event_j: vec![usize::MAX; info.events.len()],
             stop_t: vec![f64::NAN; info.stops.len()],
             event_t: vec![f64::NAN; info.events.len()],
+            extra: Vec::new(),
             firing: vec![false; info.events.len()],
             tie: 0.0,
         }
@@ -93,6 +100,7 @@ impl Locator {
             event_j,
             stop_t,
             event_t,
+            extra,
             firing,
             tie,
         } = self;
@@ -105,6 +113,7 @@ impl Locator {
         event_j.fill(usize::MAX);
         stop_t.fill(f64::NAN);
         event_t.fill(f64::NAN);
+        extra.clear();
         firing.fill(false);
         *tie = 0.0;
     }
@@ -167,7 +176,8 @@ impl Locator {
                 }
             }
         }
-        if info.atoms.iter().all(|a| a.time_only) {
+        let time_only = info.atoms.iter().all(|a| a.time_only);
+        if time_only {
             // Affine in t: each atom changes at most once, at its root, so the condition is
             // constant between roots; probe each root and each gap's midpoint.
             Self::margins_at(
@@ -224,6 +234,10 @@ impl Locator {
         if info.stops.is_empty() && info.events.is_empty() {
             return None;
         }
+        if !time_only {
+            self.probe_inside(model, info, seg, evals);
+        }
+        let pts = self.pts;
         // First bracket index per clause (usize::MAX: none).
         let mut jmin = usize::MAX;
         for (i, c) in info.stops.iter().enumerate() {
