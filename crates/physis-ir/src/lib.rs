@@ -22,6 +22,7 @@
 //! [`Model`]: physis_runtime::Model
 
 pub mod affine;
+pub mod amplification;
 pub mod builder;
 pub mod derive;
 mod drift;

@@ -5,6 +5,8 @@ use physis_check::{
     ArithOp, Builtin, CheckedScheme, Expr, ExprKind, LocalId, SchemeFn, SchemeInput,
 };
 
+use physis_syntax::{Code, Diagnostic};
+
 use super::LowerError;
 use crate::ir::{BinOp, UnOp};
 use crate::scheme::{Role, SBinding, SExpr, SchemeDef};
@@ -46,7 +48,42 @@ pub fn scheme_def(s: &CheckedScheme) -> Result<SchemeDef, LowerError> {
             *slot = Some(pos);
         }
     }
+    check_radius(s, &mut def)?;
     Ok(def)
+}
+
+/// Relative slack between a declared radius and the derived one (the declared number is
+/// usually rounded down, `rk4 stable 2.78` beside 2.7853).
+const RADIUS_SLACK: f64 = 1e-6;
+
+/// Compares a declared `stable r` with the radius of the scheme's own amplification
+/// polynomial: a declaration past it is refused (the run's stability check would let
+/// unstable steps through); a fixed-step scheme that declares none gets the derived one.
+fn check_radius(s: &CheckedScheme, def: &mut SchemeDef) -> Result<(), LowerError> {
+    let Some(derived) = crate::amplification::derived_radius(def) else {
+        return Ok(());
+    };
+    match def.stable {
+        Some(r) if r > derived * (1.0 + RADIUS_SLACK) => {
+            let message = format!(
+                "scheme `{}` declares `stable {r}`, but its own text is stable on the negative \
+                 real axis only up to h·|λ| = {derived:.6} (|R(h·λ)| ≤ 1 for its \
+                 amplification polynomial R)",
+                s.name
+            );
+            Err(LowerError::Symbolic {
+                diagnostic: Box::new(
+                    Diagnostic::error(Code::SchemeShape, s.span, message)
+                        .with_label("this scheme overclaims its stability radius"),
+                ),
+            })
+        }
+        None if !def.is_adaptive() => {
+            def.stable = Some(derived);
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 struct Cx<'a> {
