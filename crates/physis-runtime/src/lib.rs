@@ -80,6 +80,7 @@ mod sparse_lu;
 mod stability;
 pub mod stats;
 mod sweep;
+mod wrap;
 mod write;
 
 pub use driver::{Config, Simulation};
@@ -107,4 +108,5 @@ pub use sample::{
 pub use sparse::{PatternError, SparseMatrix, SparsePattern};
 pub use stats::Moments;
 pub use sweep::{Axis, MAX_SETS, ParamSet, Sweep, SweepError, linspace, plain_number};
+pub use wrap::Wraps;
 pub use write::{CsvWriter, JsonWriter, Summary};

@@ -4,10 +4,7 @@
 
 use std::sync::Arc;
 
-use physis_runtime::{
-    DenseMatrix, JacobianLayout, Model, ModelInfo, ObserveInfo, SparseMatrix, SparsePattern,
-    StepArgs, StepOut,
-};
+use physis_runtime::{Model, ModelInfo, ObserveInfo, Wraps};
 
 /// `inner` with extra observed columns copied from state slots. The inner observes keep
 /// their indices (conserve clauses refer to them), the extra ones follow.
@@ -39,61 +36,44 @@ impl<M: Model> Observed<M> {
     }
 }
 
-impl<M: Model> Model for Observed<M> {
-    fn info(&self) -> Arc<ModelInfo> {
+// Everything but the description and the observes is the inner model's: `Wraps` forwards
+// it (residual form, Jacobian layout and all), so nothing can be left out here.
+impl<M: Model> Wraps for Observed<M> {
+    type Inner = M;
+    fn inner(&self) -> &M {
+        &self.inner
+    }
+    fn inner_mut(&mut self) -> &mut M {
+        &mut self.inner
+    }
+    fn wrapper_info(&self) -> Arc<ModelInfo> {
         self.info.clone()
     }
-    fn initial(&mut self, t0: f64, y: &mut [f64]) {
-        self.inner.initial(t0, y);
-    }
-    fn rate(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) {
-        self.inner.rate(t, y, dydt);
-    }
-    fn step(&mut self, args: &StepArgs<'_>, out: StepOut<'_>) {
-        self.inner.step(args, out);
-    }
-    fn residual(&mut self, args: &StepArgs<'_>, next: &[f64], r: &mut [f64]) {
-        self.inner.residual(args, next, r);
-    }
-    fn residual_jacobian(
-        &mut self,
-        args: &StepArgs<'_>,
-        next: &[f64],
-        jac: &mut DenseMatrix,
-    ) -> bool {
-        self.inner.residual_jacobian(args, next, jac)
-    }
-    fn jacobian_layout(&self) -> JacobianLayout {
-        self.inner.jacobian_layout()
-    }
-    fn jacobian_pattern(&self) -> Option<Arc<SparsePattern>> {
-        self.inner.jacobian_pattern()
-    }
-    fn residual_jacobian_sparse(
-        &mut self,
-        args: &StepArgs<'_>,
-        next: &[f64],
-        jac: &mut SparseMatrix,
-    ) -> bool {
-        self.inner.residual_jacobian_sparse(args, next, jac)
-    }
-    fn implicit_error(&mut self, args: &StepArgs<'_>, next: &[f64], err: &mut [f64]) {
-        self.inner.implicit_error(args, next, err);
-    }
-    fn rate_jvp(&mut self, t: f64, y: &[f64], v: &[f64], out: &mut [f64]) -> bool {
-        self.inner.rate_jvp(t, y, v, out)
-    }
-    fn margins(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
-        self.inner.margins(t, y, dydt, out);
-    }
-    fn reset(&mut self, event: usize, t: f64, pre: &[f64], pre_rate: &[f64], post: &mut [f64]) {
-        self.inner.reset(event, t, pre, pre_rate, post);
-    }
-    fn observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+    fn wrapper_observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
         let (own, extra) = out.split_at_mut(self.inner_observes.min(out.len()));
         self.inner.observe(t, y, dydt, own);
         for (o, &slot) in extra.iter_mut().zip(&self.slots) {
             *o = y.get(slot).copied().unwrap_or(f64::NAN);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn observed_wrapper_keeps_the_residual_form() {
+        // An affine implicit model: `plot --ensemble` must keep its one-update Newton path.
+        let source = "simulate Cool {\n  param k : Frequency = 2 Hz\n  state u : Dimensionless = 1\n  \
+                      law u' = −k·u\n  integrate backwardEuler step 10 ms\n  stop when t ≥ 1 s\n}\n";
+        let checked = physis_check::check_source(source);
+        let ir = physis_ir::lower_with_source(&checked.program.models[0], source).expect("lowers");
+        let inner = physis_ir::TapeModel::new(&ir).expect("binds");
+        let form = inner.residual_form();
+        assert_ne!(form, physis_runtime::ResidualForm::General);
+        let wrapped = Observed::new(inner, &[("u".into(), String::new(), String::new(), 0)]);
+        assert_eq!(wrapped.residual_form(), form);
+        assert_eq!(wrapped.info().observes.len(), 1);
     }
 }
