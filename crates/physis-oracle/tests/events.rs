@@ -109,7 +109,6 @@ fn bounce_counters_fire_on_time_under_every_scheme_of_order_two_or_more() {
 }
 
 #[test]
-#[ignore = "issue 19 item 1: fixed on branch a-driver"]
 fn first_order_bounce_counters_beside_a_second_order_law_fire_on_time() {
     property("bounces_first_order_counter", 40, false, |seed| {
         let mut r = rng(seed);
@@ -120,7 +119,7 @@ fn first_order_bounce_counters_beside_a_second_order_law_fire_on_time() {
 }
 
 #[test]
-#[ignore = "issue 19 item 4: fixed on branch a-driver"]
+#[ignore = "issue 19 item 4: a peak inside a step's first or last probe bracket is still missed (seed 0xf9f9950a0cb84c7e)"]
 fn a_stop_true_only_inside_one_step_is_found() {
     property("stop_inside_one_step", 20, false, |seed| {
         let mut r = rng(seed);
@@ -133,7 +132,6 @@ fn a_stop_true_only_inside_one_step_is_found() {
 }
 
 #[test]
-#[ignore = "issue 19 item 3: fixed on branch a-driver"]
 fn an_event_whose_condition_holds_at_the_start_does_not_fire_there() {
     property("event_true_at_start", 20, false, |seed| {
         let mut r = rng(seed);
@@ -153,7 +151,6 @@ fn an_event_whose_condition_holds_at_the_start_does_not_fire_there() {
 }
 
 #[test]
-#[ignore = "issue 19 item 2: fixed on branch a-driver"]
 fn fixed_steps_stay_on_their_grid_after_an_event() {
     property("grid_after_event", 20, false, |seed| {
         let mut r = rng(seed);

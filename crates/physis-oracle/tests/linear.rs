@@ -1,7 +1,7 @@
 //! Random linear models through the front door, against what the matrix exponential
 //! (rk45) or the scheme's own step matrix (every fixed scheme) says they must give.
-//! Mixed first- and second-order models under rk45 wait for issue 19 item 1 (branch
-//! a-driver): its first-same-as-last rate is wrong for the first-order slots.
+//! Mixed first- and second-order models under rk45 cover issue 19 item 1 (the
+//! first-same-as-last rate of the first-order slots).
 
 mod common;
 
@@ -115,7 +115,6 @@ fn mixed_order_models_match_each_fixed_scheme_step_for_step() {
 }
 
 #[test]
-#[ignore = "issue 19 item 1: fixed on branch a-driver"]
 fn mixed_order_models_match_the_exponential_under_rk45() {
     property("mixed_rk45", 40, false, |s| adaptive_case(s, Family::MIXED));
 }
