@@ -88,3 +88,15 @@ fn missing_file_is_an_error() {
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"));
 }
+
+#[test]
+fn checking_a_big_grid_cost_as_much_as_running_it_did() {
+    // Issue 19 item 11: `check` lowered grid models, building every node's arrays (2.1 GB
+    // at 2000×2000; 10000×10000 did not finish). It now checks without touching a node.
+    let source = std::fs::read_to_string(example("poisson.hph"))
+        .unwrap()
+        .replace("Length[41, 41]", "Length[10000, 10000]");
+    let file = temp("poisson_10000.hph", &source);
+    let (code, out, err) = physis(&["check", &file]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+}

@@ -7,6 +7,7 @@
 //! the way `physis run` does; [`seeds`] draws fresh seeds and keeps failing ones as
 //! regression files under `regressions/`. The tests of this crate are the oracle.
 
+pub mod corpus;
 pub mod discrete;
 pub mod events;
 pub mod expm;

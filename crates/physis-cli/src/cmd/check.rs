@@ -41,8 +41,10 @@ pub fn run(args: &Args) -> ExitCode {
         if !checked.has_errors() {
             // What only the derivation can see (a velocity L never reads, a derived acceleration
             // that reads velocities under verlet, a derivative the rules cannot take) is a
-            // model error too, so `check` reports it as `run` would.
-            for model in &checked.program.models {
+            // model error too, so `check` reports it as `run` would. A model with a grid
+            // derives nothing (no lagrangian, no noise), and lowering it would build every
+            // node's arrays: it is not lowered, so checking costs nothing per node.
+            for model in checked.program.models.iter().filter(|m| m.grid.is_none()) {
                 if let Err(physis_ir::LowerError::Symbolic { diagnostic }) =
                     physis_ir::lower_with_source(model, &source)
                 {
