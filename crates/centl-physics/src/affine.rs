@@ -8,8 +8,9 @@
 //! only the cost differs (see `docs/performance.md`).
 
 use crate::integrate::TimeStep;
-use crate::{ForceModel, Particle, Vec3};
+use crate::{ForceModel, Particle, PhysicsError, Vec3, World};
 use exact::{AffineMap, Rational, SharedDenominator};
+use units::Quantity;
 
 /// A force of the form `F = position·x + velocity·v + constant` (SI units: N/m, kg/s, N).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,13 +50,8 @@ pub(crate) fn affine_net(models: &[Box<dyn ForceModel>], p: &Particle) -> Option
         .try_fold(AffineForce::zero(), |acc, m| Some(acc.add(m.affine(p)?)))
 }
 
-/// `steps` symplectic Euler steps of `p` when every force is affine; `None` otherwise.
-pub(crate) fn evolve_affine(
-    p: &Particle,
-    models: &[Box<dyn ForceModel>],
-    dt: &TimeStep,
-    steps: u64,
-) -> Option<Particle> {
+/// The one-step map of `p` under `models` when every force is affine; `None` otherwise.
+fn particle_map(p: &Particle, models: &[Box<dyn ForceModel>], dt: &TimeStep) -> Option<AffineMap> {
     let f = affine_net(models, p)?;
     let h = dt.seconds();
     let m = p.mass();
@@ -78,7 +74,10 @@ pub(crate) fn evolve_affine(
         offset[axis] = h * &vc;
         offset[axis + 3] = vc;
     }
-    let map = AffineMap::new(&matrix, &offset)?;
+    AffineMap::new(&matrix, &offset)
+}
+
+fn shared_state(p: &Particle) -> SharedDenominator {
     let start: Vec<Rational> = p
         .position()
         .components()
@@ -86,13 +85,103 @@ pub(crate) fn evolve_affine(
         .chain(p.velocity().components())
         .cloned()
         .collect();
-    let mut state = SharedDenominator::new(&start);
+    SharedDenominator::new(&start)
+}
+
+/// `p` with the state held in `state` (six values: position, then velocity, as built by
+/// [`shared_state`]).
+fn particle_at(p: &Particle, state: &SharedDenominator) -> Particle {
+    let mut values = state.to_rationals().into_iter();
+    let mut next = || values.next().unwrap_or_else(Rational::zero);
+    let x = Vec3::new(next(), next(), next(), p.position().dim());
+    let v = Vec3::new(next(), next(), next(), p.velocity().dim());
+    p.with_state_unchecked(x, v)
+}
+
+/// `steps` symplectic Euler steps of `p` when every force is affine; `None` otherwise.
+pub(crate) fn evolve_affine(
+    p: &Particle,
+    models: &[Box<dyn ForceModel>],
+    dt: &TimeStep,
+    steps: u64,
+) -> Option<Particle> {
+    let map = particle_map(p, models, dt)?;
+    let mut state = shared_state(p);
     for _ in 0..steps {
         map.apply(&mut state);
     }
-    let s = state.to_rationals();
-    let [x0, x1, x2, v0, v1, v2]: [Rational; 6] = s.try_into().ok()?;
-    let x = Vec3::new(x0, x1, x2, p.position().dim());
-    let v = Vec3::new(v0, v1, v2, p.velocity().dim());
-    Some(p.with_state_unchecked(x, v))
+    Some(particle_at(p, &state))
+}
+
+/// A world stepped one symplectic Euler step at a time on the fast exact path, for callers
+/// that watch every step (limits, sampled trajectories). Each particle keeps its state as
+/// integers over one shared denominator; [`AffineWorldStepper::world`] gives the same
+/// rationals as [`crate::step_world_symplectic_euler`] repeated.
+#[derive(Clone, Debug)]
+pub struct AffineWorldStepper {
+    start: Vec<Particle>,
+    maps: Vec<AffineMap>,
+    states: Vec<SharedDenominator>,
+}
+
+impl AffineWorldStepper {
+    /// The stepper for `world` under `models` with step `dt` (positive, a time), or `None`
+    /// when some force is not affine in the state (a spring with a rest length).
+    pub fn new(
+        world: &World,
+        models: &[Box<dyn ForceModel>],
+        dt: &Quantity,
+    ) -> Result<Option<Self>, PhysicsError> {
+        let dt = TimeStep::new(dt)?;
+        let maps: Option<Vec<AffineMap>> = world
+            .particles()
+            .iter()
+            .map(|p| particle_map(p, models, &dt))
+            .collect();
+        Ok(maps.map(|maps| AffineWorldStepper {
+            start: world.particles().to_vec(),
+            states: world.particles().iter().map(shared_state).collect(),
+            maps,
+        }))
+    }
+
+    /// One step of every particle.
+    pub fn step(&mut self) {
+        for (map, state) in self.maps.iter().zip(&mut self.states) {
+            map.apply(state);
+        }
+    }
+
+    /// An upper bound on [`crate::StateBits::max_bits`] of the current world, without any gcd.
+    pub fn bits_bound(&self) -> usize {
+        self.states
+            .iter()
+            .map(SharedDenominator::bits_bound)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The exact [`crate::StateBits::max_bits`] of the current world (reduces every component).
+    pub fn max_bits(&mut self) -> usize {
+        for s in &mut self.states {
+            s.reduce();
+        }
+        self.states
+            .iter()
+            .flat_map(SharedDenominator::to_rationals)
+            .map(|r| r.bits())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The current world, in lowest terms.
+    pub fn world(&self) -> World {
+        let particles = self
+            .start
+            .iter()
+            .zip(&self.states)
+            .map(|(p, s)| particle_at(p, s))
+            .collect();
+        World::from_particles_unchecked(particles)
+    }
 }

@@ -58,7 +58,7 @@ pub mod resolve;
 pub mod vector;
 pub mod world;
 
-pub use affine::AffineForce;
+pub use affine::{AffineForce, AffineWorldStepper};
 pub use collision::{
     Collision1d, Collision3d, ResponseStatus, TrustBoundary, elastic_collision_1d,
     elastic_collision_3d_at_contact,

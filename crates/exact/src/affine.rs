@@ -128,6 +128,17 @@ impl SharedDenominator {
         (&self.den).unsigned_abs().bit_len()
     }
 
+    /// An upper bound on [`Rational::bits`] of every value in lowest terms: the bits of the
+    /// largest numerator or of the shared denominator as held. Costs no gcd.
+    pub fn bits_bound(&self) -> usize {
+        self.nums
+            .iter()
+            .map(BitTest::bit_len)
+            .max()
+            .unwrap_or(0)
+            .max(self.denominator_bits())
+    }
+
     /// Divides numerators and denominator by their common gcd.
     pub fn reduce(&mut self) {
         let mut g = (&self.den).unsigned_abs();
