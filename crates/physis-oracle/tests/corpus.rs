@@ -89,7 +89,7 @@ fn van_der_pol_ends_within_twice_scipys_error() {
 }
 
 #[test]
-#[ignore = "issue 19 item 5: fixed on branch a-driver"]
+#[ignore = "issue 19 item 5: the end value is interpolated, not stepped to; open"]
 fn van_der_pol_ends_as_well_as_scipy() {
     no_worse_than_scipy("van_der_pol", 1.1);
 }
@@ -107,7 +107,7 @@ fn brusselator_ends_within_fifteen_times_scipys_error() {
 }
 
 #[test]
-#[ignore = "issue 19 item 5: fixed on branch a-driver"]
+#[ignore = "issue 19 item 5: the end value is interpolated, not stepped to; open"]
 fn brusselator_ends_as_well_as_scipy() {
     no_worse_than_scipy("brusselator", 1.1);
 }
