@@ -75,7 +75,7 @@ boundary, on or noise. At the top level only `open`, `simulate` and `scheme` are
     "simulate Fall {\n  state y : Length = 10 m\n  velocity y = -1 m/s\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
     /// One expression longer than the parser's limit.
     TooLarge = "PH0007", "expression too large",
-    "One expression spans more than 4,096 tokens (a flat chain such as `a·b·c·…` or `x + y + …` \
+    "One expression spans more than 1,024 tokens (a flat chain such as `a·b·c·…` or `x + y + …` \
 nests as deep as it is long, and every later pass walks it). The parser refuses it rather than \
 risk its stack; split the expression with observe clauses.",
     "";

@@ -18,7 +18,7 @@ pub const MAX_DEPTH: u32 = 256;
 /// Most tokens one expression may span (PH0007 beyond it). A flat chain such as
 /// `a·b·c·…` nests as deep as it is long in the tree, so this also bounds the depth every later
 /// pass (checker, symbolic layer, lowering, code generation) recurses to.
-pub const MAX_EXPR_TOKENS: usize = 4096;
+pub const MAX_EXPR_TOKENS: usize = 1024;
 
 /// The result of parsing: the tree (with failed clauses left out) and every diagnostic.
 #[derive(Clone, Debug)]
