@@ -165,6 +165,7 @@ fn reads_velocity(model: &CheckedModel, e: &Expr) -> bool {
 
 pub(crate) fn model_rules(c: &mut SimChecker<'_>, model: &mut CheckedModel) {
     let sim_span = c.sim.name.span;
+    state_size(c, model);
     let mech = &model.mechanics;
     // Presence of the clause counts, even when its expression had an error.
     let (has_l, has_h) = (c.has_lagrangian, c.has_hamiltonian);
@@ -333,6 +334,19 @@ fn scheme_fit(c: &mut SimChecker<'_>, model: &CheckedModel) {
             .with_hint("integrate with eulerMaruyama"),
         );
     }
+    if model.noises.is_empty() && scheme.stochastic {
+        c.err(
+            Diagnostic::error(
+                Code::Noise,
+                span,
+                format!(
+                    "`{}` is a stochastic scheme, and the model has no noise",
+                    scheme.name
+                ),
+            )
+            .with_hint("declare a noise (`noise w`) or integrate with a deterministic scheme"),
+        );
+    }
     if scheme.order != SchemeOrder::Second {
         return;
     }
@@ -376,5 +390,28 @@ fn scheme_fit(c: &mut SimChecker<'_>, model: &CheckedModel) {
                 scheme.name
             ),
         ));
+    }
+}
+
+/// Most numbers a model's state may hold (vectors and fields over the grid counted in full;
+/// PH0118 beyond it; docs/limits.md). A step keeps several copies of the state (stages,
+/// errors, Newton iterates), so this bounds a run's memory to a few hundred MiB.
+pub const MAX_STATE_LEN: usize = 4_000_000;
+
+fn state_size(c: &mut SimChecker<'_>, model: &CheckedModel) {
+    let nodes = model.grid_nodes();
+    let mut total: usize = 0;
+    for s in &model.states {
+        total = total.saturating_add(s.shape.len(nodes));
+        if total > MAX_STATE_LEN {
+            c.err(
+                Diagnostic::error(Code::TooBig, s.span, "a state too large to step")
+                    .with_label(format!(
+                        "the states reach more than {MAX_STATE_LEN} numbers here"
+                    ))
+                    .with_hint("use fewer components or grid nodes"),
+            );
+            return;
+        }
     }
 }

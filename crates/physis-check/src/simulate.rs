@@ -10,6 +10,9 @@ use physis_syntax::{Code, Diagnostic, LineIndex, Span};
 use std::sync::Arc;
 use units::Dimension;
 
+/// Most nodes a grid may have in all (PH0118 beyond it; docs/limits.md).
+pub const MAX_GRID_NODES: usize = 1_000_000;
+
 /// A declared state before its initial value is checked.
 pub(crate) struct StateDecl<'a> {
     pub name: &'a ast::Name,
@@ -441,6 +444,15 @@ impl<'a> SimChecker<'a> {
             ));
             return;
         }
+        let nodes = sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n));
+        if nodes.is_none_or(|n| n > MAX_GRID_NODES) {
+            self.err(
+                Diagnostic::error(Code::TooBig, ty.span, "a grid with too many nodes")
+                    .with_label(format!("more than {MAX_GRID_NODES} nodes in all"))
+                    .with_hint("use fewer nodes per axis"),
+            );
+            return;
+        }
         let mut ends = Vec::new();
         for e in [from, to] {
             let Ok(x) = self.expr(e, Ctx::CONSTANT) else {
@@ -474,6 +486,23 @@ impl<'a> SimChecker<'a> {
                 "a grid runs from a lower to a higher end",
             ));
             return;
+        }
+        // The node spacing (ends over intervals, periodic or not) must be a finite non-zero
+        // number: ends far apart overflow, ends close together underflow to zero.
+        let spacing_ok = |a: f64, b: f64, n: usize| {
+            [n as f64 - 1.0, n as f64]
+                .iter()
+                .all(|k| ((b - a) / k).is_finite() && (b - a) / k != 0.0)
+        };
+        if (from.iter().zip(&to).zip(&sizes)).any(|((&a, &b), &n)| !spacing_ok(a, b, n)) {
+            self.err(
+                Diagnostic::error(
+                    Code::ShapeMismatch,
+                    span,
+                    "a grid whose node spacing is not a finite non-zero number",
+                )
+                .with_label("the ends coincide or lie too far apart in 64-bit floats"),
+            );
         }
         for (axis, c) in coords.iter().enumerate() {
             self.declare(

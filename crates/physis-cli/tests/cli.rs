@@ -95,8 +95,14 @@ fn checking_a_big_grid_cost_as_much_as_running_it_did() {
     // at 2000×2000; 10000×10000 did not finish). It now checks without touching a node.
     let source = std::fs::read_to_string(example("poisson.hph"))
         .unwrap()
-        .replace("Length[41, 41]", "Length[10000, 10000]");
-    let file = temp("poisson_10000.hph", &source);
+        .replace("Length[41, 41]", "Length[1000, 1000]");
+    let file = temp("poisson_1000.hph", &source);
     let (code, out, err) = physis(&["check", &file]);
     assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    // Issue 27 item 5: past the grid-node limit (10⁶) check refuses it with PH0118.
+    let source = source.replace("Length[1000, 1000]", "Length[10000, 10000]");
+    let file = temp("poisson_10000.hph", &source);
+    let (code, _, err) = physis(&["check", &file]);
+    assert_eq!(code, 1);
+    assert!(err.contains("PH0118"), "{err}");
 }

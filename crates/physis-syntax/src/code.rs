@@ -73,6 +73,17 @@ rather than risk its stack; split the expression with observe clauses or simplif
 record, observe, stop, run, lagrangian, hamiltonian, dissipation, effort, conserve, grid, field, \
 boundary, on or noise. At the top level only `open`, `simulate` and `scheme` are allowed.",
     "simulate Fall {\n  state y : Length = 10 m\n  velocity y = -1 m/s\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
+    /// One expression longer than the parser's limit.
+    TooLarge = "PH0007", "expression too large",
+    "One expression spans more than 1,024 tokens (a flat chain such as `a·b·c·…` or `x + y + …` \
+nests as deep as it is long, and every later pass walks it). The parser refuses it rather than \
+risk its stack; split the expression with observe clauses.",
+    "";
+    /// A file that is not UTF-8.
+    InvalidUtf8 = "PH0008", "invalid UTF-8",
+    "Physis files are UTF-8 text. The file holds a byte sequence that is not UTF-8 at the byte \
+the message names (often a file saved in Latin-1 or UTF-16); save it as UTF-8.",
+    "";
     /// PH0101.
     StateLaw = "PH0101", "a state without exactly one law",
     "Every state needs exactly one law: `law y' = e` for a first-order state, `law y'' = e` for a \
@@ -149,10 +160,10 @@ in them.",
 a grid clause in its simulation.",
     "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s·dx(y)\n  stop when y < 0 m\n}\n";
     /// PH0114.
-    Noise = "PH0114", "a law not linear in its noise, or noise under a non-stochastic scheme",
+    Noise = "PH0114", "a law not linear in its noise, or noise and scheme that do not match",
     "A law with noise must be affine in it (drift + diffusion·w), so that the build can split drift \
 and diffusion; it must be integrated with a stochastic scheme such as eulerMaruyama; noise may only \
-appear in laws.",
+appear in laws. A stochastic scheme needs a model with noise.",
     "simulate Walk {\n  state v : Velocity = 0 m/s\n  noise w\n  law v' = 1 m/s·w·w\n  integrate eulerMaruyama step 1 ms\n  stop when t ≥ 1 s\n}\n";
     /// PH0115.
     NothingToMove = "PH0115", "a lagrangian or hamiltonian with nothing to move",
@@ -170,6 +181,12 @@ move.",
 effort names one coordinate (a state with a velocity state, or a conjugate coordinate), at most \
 once, and has its size.",
     "simulate Push {\n  param F : Force = 1 N\n  state s : Length = 0 m\n  law s' = 1 m/s\n  effort s ≔ F\n  stop when t ≥ 1 s\n}\n";
+    /// PH0118.
+    TooBig = "PH0118", "a model beyond a size limit",
+    "A grid may have at most 1,000,000 nodes in all (so `Length[100000, 100000]` is refused), and \
+the states together at most 4,000,000 numbers (a vector counts its components, a field one per \
+node): a step keeps several copies of the state. Use fewer components or nodes.",
+    "simulate Big {\n  grid (x, y) : Length[1000, 1000] from 0 m to 1 m\n  field u1 : Temperature = 0 K\n  boundary u1 dirichlet 0 K\n  law u1' = 1 K/s\n  field u2 : Temperature = 0 K\n  boundary u2 dirichlet 0 K\n  law u2' = 1 K/s\n  field u3 : Temperature = 0 K\n  boundary u3 dirichlet 0 K\n  law u3' = 1 K/s\n  field u4 : Temperature = 0 K\n  boundary u4 dirichlet 0 K\n  law u4' = 1 K/s\n  field u5 : Temperature = 0 K\n  boundary u5 dirichlet 0 K\n  law u5' = 1 K/s\n  stop when t ≥ 1 s\n}\n";
     /// Unknown name.
     UnknownName = "PH0201", "unknown name",
     "The name is not a param, state, observe-free expression name, grid coordinate, field, noise, \

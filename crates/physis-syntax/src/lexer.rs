@@ -92,13 +92,14 @@ impl Lexer<'_> {
     fn run(&mut self) {
         while let Some(c) = self.peek() {
             let start = self.pos;
-            if c == '\n' {
+            if c == '\n' || (c == '\r' && self.peek2() != Some('\n')) {
+                // `\n`, `\r\n` (its `\r` is skipped as whitespace) and a lone `\r` end a line.
                 self.bump();
                 self.push(TokenKind::Newline, start);
             } else if c.is_whitespace() {
                 self.bump();
             } else if c == '/' && self.peek2() == Some('/') {
-                while self.peek().is_some_and(|c| c != '\n') {
+                while self.peek().is_some_and(|c| c != '\n' && c != '\r') {
                     self.bump();
                 }
             } else if c.is_ascii_digit() {

@@ -14,8 +14,10 @@ pub mod parser;
 pub mod render;
 pub mod span;
 pub mod token;
+pub mod utf8;
 
 pub use code::Code;
 pub use diagnostic::{Diagnostic, Label, Severity, has_errors};
 pub use parser::{Parsed, parse};
 pub use span::{LineCol, LineIndex, Span};
+pub use utf8::decode_source;

@@ -10,7 +10,9 @@ use serde::Serialize;
 /// Render diagnostics like rustc (`error[PH0104]: ...` with the source line and carets), one
 /// after the other, without colour.
 pub fn render_text(diagnostics: &[Diagnostic], file_name: &str, source: &str) -> String {
-    let file = SimpleFile::new(file_name, source);
+    // A lone `\r` ends a line for the lexer; show it so (same length, so spans stay put).
+    let lines = lone_cr_as_newline(source);
+    let file = SimpleFile::new(file_name, lines.as_str());
     let config = term::Config::default();
     let mut out = String::new();
     for d in diagnostics {
@@ -25,6 +27,20 @@ pub fn render_text(diagnostics: &[Diagnostic], file_name: &str, source: &str) ->
                 d.message
             )),
         }
+    }
+    out
+}
+
+/// `source` with every `\r` not followed by `\n` replaced by `\n`.
+fn lone_cr_as_newline(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(if c == '\r' && chars.peek() != Some(&'\n') {
+            '\n'
+        } else {
+            c
+        });
     }
     out
 }

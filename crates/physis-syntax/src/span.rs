@@ -69,10 +69,15 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
-    /// Index the line starts of `source`.
+    /// Index the line starts of `source`: after each `\n`, and after each `\r` not followed by
+    /// `\n` (old Mac line endings), as the lexer counts them.
     pub fn new(source: &str) -> LineIndex {
         let mut starts = vec![0];
-        starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
+        let bytes = source.as_bytes();
+        starts.extend(source.match_indices(['\n', '\r']).filter_map(|(i, _)| {
+            let lone_cr = bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+            (bytes[i] == b'\n' || lone_cr).then_some(i + 1)
+        }));
         LineIndex { starts }
     }
 

@@ -30,15 +30,18 @@ pub fn run(args: &Args) -> ExitCode {
     let several = args.files.len() > 1;
     for path in &args.files {
         let name = path.display().to_string();
-        let source = match std::fs::read_to_string(path) {
-            Ok(s) => s,
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
             Err(e) => {
                 eprintln!("error: cannot read {name}: {e}");
                 return ExitCode::from(2);
             }
         };
+        let (source, not_utf8) = physis_syntax::decode_source(&bytes);
         let mut checked = physis_check::check_source(&source);
-        if !checked.has_errors() {
+        if let Some(d) = not_utf8 {
+            checked.diagnostics = vec![d];
+        } else if !checked.has_errors() {
             // What only the derivation can see (a velocity L never reads, a derived acceleration
             // that reads velocities under verlet, a derivative the rules cannot take) is a
             // model error too, so `check` reports it as `run` would. A model with a grid

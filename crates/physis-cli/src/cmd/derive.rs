@@ -24,11 +24,12 @@ pub struct Args {
 
 pub fn run(args: &Args) -> ExitCode {
     let name = args.file.display().to_string();
-    let source = match std::fs::read_to_string(&args.file) {
+    let source = match super::read_source(&args.file) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: cannot read {name}: {e}");
-            return ExitCode::from(2);
+            let (message, code) = e.into_parts();
+            eprint!("{message}");
+            return ExitCode::from(code);
         }
     };
     let checked = physis_check::check_source(&source);

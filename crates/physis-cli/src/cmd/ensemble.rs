@@ -19,6 +19,9 @@ use physis_runtime::{Ensemble, EnsembleError, EnsembleResult, LaneKernel, ParamS
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// Most worker threads `--threads` may ask for (docs/limits.md).
+pub const MAX_THREADS: usize = 1024;
+
 /// Most members one command runs (parameter sets × members per set). Every member keeps
 /// its final state and its observes on the sample grid until the statistics are taken.
 pub const MAX_MEMBERS: usize = 1_000_000;
@@ -47,7 +50,7 @@ pub struct EnsembleArgs {
     /// output, or, without a file, on stdout instead of it. Write `--members=FILE`.
     #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true)]
     pub members: Option<Option<PathBuf>>,
-    /// Worker threads of an ensemble (default: one per core).
+    /// Worker threads of an ensemble (default: one per core; at most [`MAX_THREADS`]).
     #[arg(long, value_name = "K")]
     pub threads: Option<usize>,
     /// No progress bar (it is shown only when stderr is a terminal).
@@ -103,6 +106,9 @@ pub fn execute(run: &RunArgs, args: &EnsembleArgs, output: &Output<'_>) -> Resul
     }
     if args.threads == Some(0) {
         return Err(usage("error: --threads needs at least 1 thread"));
+    }
+    if args.threads.is_some_and(|k| k > MAX_THREADS) {
+        return Err(usage(format!("error: --threads is at most {MAX_THREADS}")));
     }
     check_quantiles(&args.quantiles)?;
     let prepared = prepare(run)?;

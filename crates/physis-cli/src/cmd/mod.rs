@@ -15,3 +15,36 @@ pub mod plot_ensemble;
 pub mod prepare;
 pub mod progress;
 pub mod run;
+
+/// Why a source file could not be read as text.
+pub enum ReadFailure {
+    /// The file could not be opened or read (exit 2).
+    Io(String),
+    /// The file is not UTF-8: PH0008 rendered against the lossy text (exit 1).
+    NotUtf8(String),
+}
+
+impl ReadFailure {
+    /// The message for stderr and the exit code.
+    pub fn into_parts(self) -> (String, u8) {
+        match self {
+            ReadFailure::Io(message) => (message, 2),
+            ReadFailure::NotUtf8(rendered) => (rendered, 1),
+        }
+    }
+}
+
+/// Reads a `.hph` file as text; bytes that are not UTF-8 are PH0008 with their byte offset.
+pub fn read_source(path: &std::path::Path) -> Result<String, ReadFailure> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path)
+        .map_err(|e| ReadFailure::Io(format!("error: cannot read {name}: {e}")))?;
+    match physis_syntax::decode_source(&bytes) {
+        (text, None) => Ok(text),
+        (text, Some(d)) => Err(ReadFailure::NotUtf8(physis_syntax::render::render_text(
+            &[d],
+            &name,
+            &text,
+        ))),
+    }
+}

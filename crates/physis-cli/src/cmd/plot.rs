@@ -80,11 +80,9 @@ fn execute(args: &Args) -> Result<(), Failure> {
         ));
     }
     let prepared = prepare(&args.run)?;
-    let source = std::fs::read_to_string(&args.run.file).map_err(|e| {
-        usage(format!(
-            "error: cannot read {}: {e}",
-            args.run.file.display()
-        ))
+    let source = super::read_source(&args.run.file).map_err(|e| {
+        let (message, code) = e.into_parts();
+        Failure { message, code }
     })?;
     let checked = physis_check::check_source(&source);
     let info = prepared.ir.info.clone();

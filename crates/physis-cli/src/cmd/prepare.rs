@@ -113,8 +113,10 @@ impl Prepared {
 /// Reads, checks, lowers and configures the model named by `args`.
 pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
     let name = args.file.display().to_string();
-    let source = std::fs::read_to_string(&args.file)
-        .map_err(|e| usage(format!("error: cannot read {name}: {e}")))?;
+    let source = super::read_source(&args.file).map_err(|e| {
+        let (message, code) = e.into_parts();
+        Failure { message, code }
+    })?;
     let checked = physis_check::check_source(&source);
     if checked.has_errors() {
         return Err(model_error(render_text(
@@ -167,6 +169,9 @@ pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
     };
     if step.is_some_and(|h| !(h > 0.0 && h.is_finite())) {
         return Err(usage("error: --step must be a positive time"));
+    }
+    if args.limit == Some(0) {
+        return Err(usage("error: --limit must be at least 1 step"));
     }
     if args
         .tolerance
@@ -299,7 +304,13 @@ pub fn quantity_scalar(text: &str, dim: Dimension, what: &str) -> Result<f64, Fa
             units::describe(&dim)
         )));
     }
-    Ok(value * scale)
+    let si = value * scale;
+    if !si.is_finite() {
+        return Err(usage(format!(
+            "error: {what}: `{text}` is beyond the range of a 64-bit float once converted to SI"
+        )));
+    }
+    Ok(si)
 }
 
 /// Length of the leading decimal number (sign, digits, point, exponent) of `text`.

@@ -1,6 +1,6 @@
 //! Expressions (Pratt parsing) and the units that follow numbers.
 
-use super::{Failed, MAX_DEPTH, PResult, Parser};
+use super::{Failed, MAX_DEPTH, MAX_EXPR_TOKENS, PResult, Parser};
 use crate::ast::{BinOp, Expr, ExprKind, Name, UnOp, UnitText};
 use crate::code::Code;
 use crate::diagnostic::Diagnostic;
@@ -55,11 +55,24 @@ impl Parser {
             );
             return Err(Failed);
         }
+        if self.pos - self.expr_start > MAX_EXPR_TOKENS {
+            self.push(
+                Diagnostic::error(Code::TooLarge, span, "expression too large")
+                    .with_label(format!(
+                        "more than {MAX_EXPR_TOKENS} tokens in one expression"
+                    ))
+                    .with_hint("split the expression into smaller parts with observe clauses"),
+            );
+            return Err(Failed);
+        }
         Ok(())
     }
 
     fn expr_bp(&mut self, min: u8) -> PResult<Expr> {
         let span = self.span();
+        if self.depth == 0 {
+            self.expr_start = self.pos;
+        }
         self.enter(span)?;
         let result = self.expr_bp_inner(min);
         self.depth = self.depth.saturating_sub(1);

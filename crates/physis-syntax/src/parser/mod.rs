@@ -15,6 +15,11 @@ use crate::token::{Token, TokenKind};
 /// Deepest nesting of expressions the parser accepts (PH0004 beyond it).
 pub const MAX_DEPTH: u32 = 256;
 
+/// Most tokens one expression may span (PH0007 beyond it). A flat chain such as
+/// `a·b·c·…` nests as deep as it is long in the tree, so this also bounds the depth every later
+/// pass (checker, symbolic layer, lowering, code generation) recurses to.
+pub const MAX_EXPR_TOKENS: usize = 1024;
+
 /// The result of parsing: the tree (with failed clauses left out) and every diagnostic.
 #[derive(Clone, Debug)]
 pub struct Parsed {
@@ -44,6 +49,7 @@ pub fn parse(source: &str) -> Parsed {
         pos: 0,
         nesting: 0,
         depth: 0,
+        expr_start: 0,
         diagnostics,
     };
     let file = parser.file();
@@ -67,6 +73,8 @@ pub(crate) struct Parser {
     nesting: u32,
     /// Expression recursion depth, capped at [`MAX_DEPTH`].
     depth: u32,
+    /// Token position where the outermost expression being parsed began.
+    expr_start: usize,
     diagnostics: Vec<Diagnostic>,
 }
 

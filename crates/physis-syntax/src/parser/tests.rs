@@ -233,3 +233,41 @@ fn deep_nesting_is_refused_not_overflowed() {
     let minus = format!("simulate S {{\n law y' = {}1\n}}\n", "-".repeat(5000));
     assert_eq!(codes(&minus), vec![(Code::TooDeep, 2)]);
 }
+
+/// `0 Hz` followed by `n` factors `·1`: 2 + 2n tokens in one expression.
+fn factor_chain(n: usize) -> String {
+    format!("simulate S {{\n law y' = 0 Hz{}\n}}\n", "·1".repeat(n))
+}
+
+#[test]
+fn long_flat_chain_is_refused_with_a_location() {
+    use super::MAX_EXPR_TOKENS;
+    // Exactly at the limit: accepted by the parser.
+    let n = (MAX_EXPR_TOKENS - 2) / 2;
+    assert_eq!(codes(&factor_chain(n)), vec![]);
+    // One factor past it, and the issue's 10,000: PH0007 on the law's line.
+    assert_eq!(codes(&factor_chain(n + 1)), vec![(Code::TooLarge, 2)]);
+    assert_eq!(codes(&factor_chain(10_000)), vec![(Code::TooLarge, 2)]);
+    let terms = format!(
+        "simulate S {{\n law y' = 0 Hz{}\n}}\n",
+        " + 0 Hz".repeat(10_000)
+    );
+    assert_eq!(codes(&terms), vec![(Code::TooLarge, 2)]);
+}
+
+#[test]
+fn cr_only_line_endings_end_lines_and_comments() {
+    let lf = "// a comment\nsimulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
+    let cr = lf.replace('\n', "\r");
+    let crlf = lf.replace('\n', "\r\n");
+    for src in [&cr, &crlf] {
+        let parsed = parse(src);
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        assert_eq!(parsed.file.items.len(), 1);
+    }
+    // An error on the fourth line is reported there in a CR-only file too.
+    let bad = "// a comment\rsimulate Fall {\r  state y : Length = 10 m\r  law y' = * 2\r}\r";
+    assert_eq!(codes(bad), vec![(Code::UnexpectedToken, 4)]);
+    let rendered = crate::render::render_text(&parse(bad).diagnostics, "f.hph", bad);
+    assert!(rendered.contains("f.hph:4:"), "{rendered}");
+}
