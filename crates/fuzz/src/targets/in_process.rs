@@ -1,0 +1,156 @@
+//! In-process targets: each input runs on a worker thread with the default 2 MiB stack, under
+//! `catch_unwind`, so a panic is a finding and the campaign goes on (a stack overflow still
+//! aborts the campaign; the seed printed at its start replays it).
+
+use super::{Campaign, Target, finding};
+use crate::corpus;
+use crate::mutate;
+use crate::report::Stats;
+use rand::rngs::ChaCha8Rng;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc;
+use std::time::Instant;
+
+type Job = Box<dyn FnOnce() -> Option<(&'static str, String)> + Send>;
+
+/// Runs `c.inputs` inputs of `target`; returns how many were tried.
+pub fn run(
+    target: Target,
+    c: &Campaign,
+    rng: &mut ChaCha8Rng,
+    stats: &mut Stats,
+    progress: &mut impl FnMut(&str, u64),
+) -> u64 {
+    let requests = corpus::requests();
+    let models = corpus::models();
+    let reply_bytes = c.bounds.reply_bytes;
+    // One worker thread with the default stack runs every job.
+    let (jobs, rx) = mpsc::channel::<Job>();
+    let (done, results) = mpsc::channel();
+    let worker = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            for job in rx {
+                let verdict = catch_unwind(AssertUnwindSafe(job))
+                    .unwrap_or_else(|e| Some(("panic", panic_text(&e))));
+                if done.send(verdict).is_err() {
+                    break;
+                }
+            }
+        });
+    let Ok(worker) = worker else { return 0 };
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut tried = 0;
+    for i in 0..c.inputs {
+        let (input, job): (Vec<u8>, Job) = match target {
+            Target::Jsonl if !requests.is_empty() => {
+                let line = if mutate::below(rng, 10) == 0 {
+                    let bytes =
+                        serde_json::to_vec(mutate::pick(rng, &requests)).unwrap_or_default();
+                    mutate::mutate_bytes(rng, bytes)
+                } else {
+                    let seed = mutate::pick(rng, &requests);
+                    mutate::request(rng, seed)
+                };
+                let l = line.clone();
+                (line, Box::new(move || jsonl(&l, reply_bytes)))
+            }
+            Target::Units => {
+                let text = mutate::unit(rng);
+                let t = text.clone();
+                (text.into_bytes(), Box::new(move || units_parse(&t)))
+            }
+            Target::Hph if !models.is_empty() => {
+                let bytes = mutate::model(rng, &models);
+                let b = bytes.clone();
+                (bytes, Box::new(move || hph(&b)))
+            }
+            _ => break,
+        };
+        let start = Instant::now();
+        if jobs.send(job).is_err() {
+            break;
+        }
+        let Ok(verdict) = results.recv() else { break };
+        stats.timed(target.name(), start.elapsed());
+        if let Some((kind, detail)) = verdict {
+            stats.findings.push(finding(target, kind, detail, &input));
+        }
+        tried += 1;
+        if (i + 1) % 1000 == 0 {
+            progress(target.name(), i + 1);
+        }
+    }
+    drop(jobs);
+    let _ = worker.join();
+    std::panic::set_hook(previous);
+    tried
+}
+
+fn panic_text(e: &Box<dyn std::any::Any + Send>) -> String {
+    e.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| e.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
+}
+
+/// One protocol line: one reply line, valid JSON, version 1, an error code on failure, and
+/// no longer than the bound.
+fn jsonl(line: &[u8], reply_bytes: usize) -> Option<(&'static str, String)> {
+    let limits = centl_protocol::Limits::default();
+    let reply = centl_protocol::handle_line(line, &limits);
+    if reply.len() > reply_bytes {
+        return Some(("too_large", format!("reply of {} bytes", reply.len())));
+    }
+    if reply.trim_end_matches('\n').contains('\n') {
+        return Some(("malformed_reply", "more than one line".into()));
+    }
+    let start: String = reply.chars().take(200).collect();
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&reply) else {
+        return Some(("malformed_reply", start));
+    };
+    if v["v"] != 1 {
+        return Some(("malformed_reply", start));
+    }
+    if v["ok"] == false && !v["error"]["code"].is_string() {
+        return Some(("no_code", start));
+    }
+    None
+}
+
+/// One unit string: a unit or a typed error with a message.
+fn units_parse(text: &str) -> Option<(&'static str, String)> {
+    match units::parse_unit(text) {
+        Ok(u) if u.scale_f64().is_nan() => Some(("malformed_reply", "a NaN scale".into())),
+        Ok(_) => None,
+        Err(e) if e.to_string().is_empty() => Some(("no_code", "an empty error".into())),
+        Err(_) => None,
+    }
+}
+
+/// One model: decoded, checked and (when it checks) lowered; every diagnostic inside the file.
+fn hph(bytes: &[u8]) -> Option<(&'static str, String)> {
+    let (text, not_utf8) = physis_syntax::decode_source(bytes);
+    if not_utf8.is_some() {
+        return None;
+    }
+    let checked = physis_check::check_source(&text);
+    for d in &checked.diagnostics {
+        if d.primary.span.end as usize > text.len()
+            || !text.is_char_boundary(d.primary.span.start as usize)
+        {
+            return Some((
+                "malformed_reply",
+                format!("{} span {:?} outside the file", d.code, d.primary.span),
+            ));
+        }
+    }
+    let _ = physis_syntax::render::render_text(&checked.diagnostics, "f.hph", &text);
+    if !checked.has_errors() {
+        for model in &checked.program.models {
+            let _ = physis_ir::lower_with_source(model, &text);
+        }
+    }
+    None
+}
