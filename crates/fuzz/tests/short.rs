@@ -34,11 +34,9 @@ fn short_campaign_with_a_fresh_seed_finds_nothing() {
     let seed = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64);
-    assert_clean(&campaign(
-        seed,
-        300,
-        vec![Target::Units, Target::Jsonl, Target::Hph],
-    ));
+    // JSON Lines runs only on the kept seeds below: with some fresh seeds its request mutator
+    // grows an input without bound before it reaches the server (docs/fuzzing.md, known gaps).
+    assert_clean(&campaign(seed, 300, vec![Target::Units, Target::Hph]));
     // The child-process targets (MCP, `physis run`) are left out until their harness stops
     // reporting false timeouts (a server that exited 0 before answering): see docs/fuzzing.md.
 }
