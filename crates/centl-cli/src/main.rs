@@ -7,6 +7,7 @@
 mod args;
 mod constant;
 mod convert;
+mod gauntlet;
 mod gravity;
 mod input;
 mod mcp;
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         Some(Command::Constant(a)) => constant::run(&a),
         Some(Command::Gravity(a)) => gravity::run(&a),
         Some(Command::Spring(a)) => spring::run(&a),
+        Some(Command::Gauntlet(a)) => gauntlet::run(&a),
         None => Err("no command given; try `centl-physics --help`".to_string()),
     };
     match result {
