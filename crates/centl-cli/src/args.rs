@@ -15,6 +15,19 @@ pub struct Cli {
     /// Serve the read-only MCP tool `centl_physics` on stdin/stdout.
     #[arg(long)]
     pub mcp: bool,
+    /// Requests run at once by `--serve` or `--mcp` (default: the number of cores). With one,
+    /// JSON Lines replies keep request order; with more, they come as requests finish.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub workers: Option<u16>,
+}
+
+impl Cli {
+    /// The worker count in force: `--workers`, else the cores available (at least one).
+    pub fn worker_count(&self) -> usize {
+        self.workers.map(usize::from).unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        })
+    }
 }
 
 /// The subcommands.

@@ -22,10 +22,10 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if cli.serve {
-        return serve::run();
+        return serve::run(cli.worker_count());
     }
     if cli.mcp {
-        return mcp::run();
+        return mcp::run(cli.worker_count());
     }
     let result = match cli.command {
         Some(Command::Convert(a)) => convert::run(&a),
