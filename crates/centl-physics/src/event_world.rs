@@ -26,6 +26,7 @@ use crate::quadratic_event::{
 use crate::{PhysicsError, SphereWorld, Vec3};
 use exact::{ArithmeticError, QuadraticNumber as Q, Rational};
 use std::cmp::Ordering;
+use std::ops::ControlFlow;
 use units::Quantity;
 
 /// The most events one call may take by default.
@@ -82,6 +83,8 @@ pub enum WorldDeferral {
         /// The limit in force.
         limit: usize,
     },
+    /// The caller's observer asked to stop (a budget or a cancellation of its own).
+    Stopped,
 }
 
 impl WorldDeferral {
@@ -95,6 +98,7 @@ impl WorldDeferral {
             }
             WorldDeferral::NestedRadicalEventTime { .. } => "nested_radical_event_time",
             WorldDeferral::EventLimit { .. } => "event_limit",
+            WorldDeferral::Stopped => "stopped",
         }
     }
 }
@@ -263,6 +267,21 @@ pub fn evolve_sphere_world_events(
     duration: &Quantity,
     max_events: usize,
 ) -> Result<EventWorldRun, PhysicsError> {
+    evolve_sphere_world_events_observed(world, gravity, duration, max_events, |_, _| {
+        ControlFlow::Continue(())
+    })
+}
+
+/// [`evolve_sphere_world_events`], calling `observe(spheres, events so far)` after every round
+/// of events; [`ControlFlow::Break`] stops the run there with [`WorldDeferral::Stopped`] (for
+/// work budgets, bit limits and cancellation).
+pub fn evolve_sphere_world_events_observed(
+    world: &SphereWorld,
+    gravity: Option<&Vec3>,
+    duration: &Quantity,
+    max_events: usize,
+    mut observe: impl FnMut(&[QuadraticSphere], usize) -> ControlFlow<()>,
+) -> Result<EventWorldRun, PhysicsError> {
     PhysicsError::check_dim("duration", duration.dim(), TIME)?;
     if duration.value().is_negative() {
         return Err(PhysicsError::NegativeDuration {
@@ -367,6 +386,10 @@ pub fn evolve_sphere_world_events(
                 energy,
                 momentum,
             });
+        }
+        if observe(&state.spheres, run.events.len()).is_break() {
+            run.deferred = Some(WorldDeferral::Stopped);
+            break;
         }
     }
     run.spheres = state.spheres;

@@ -85,6 +85,7 @@ pub use event::{
 };
 pub use event_world::{
     EventWorldRun, MAX_WORLD_EVENTS, WorldDeferral, WorldEvent, evolve_sphere_world_events,
+    evolve_sphere_world_events_observed,
 };
 pub use force::{
     ConstantForce, ForceModel, HookeSpring, LinearDrag, UniformGravity, acceleration, net_force,
