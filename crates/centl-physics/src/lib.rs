@@ -51,6 +51,7 @@ pub mod dims;
 pub mod error;
 pub mod event;
 pub mod force;
+pub mod gauntlet;
 pub mod integrate;
 pub mod particle;
 pub mod quadratic_event;
