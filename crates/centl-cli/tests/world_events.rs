@@ -98,3 +98,31 @@ fn irrational_contact_over_mcp() {
     assert_eq!(out["momentum"]["exactly_equal"], true);
     s.finish();
 }
+
+#[test]
+fn a_bouncing_ball_between_walls_over_json_lines() {
+    // Radius 1 from z = 3 at rest, g = 10 down, floor z = 0: bounces at √10/5, 3√10/5, √10.
+    let mut s = Pipe::start("--serve");
+    let args = json!({
+        "spheres": [sphere("ball", "1", ["0", "0", "3"], ["0", "0", "0"], "1")],
+        "duration": q("4", "s"),
+        "gravity": v3(["0", "0", "-10"], "m/s^2"),
+        "walls": [{"axis": 2, "position": q("0", "m"), "keeps": "above"}],
+    });
+    let r = s.send(&request(json!(1), "evolve_sphere_world_events", args));
+    let out = ok(&r);
+    assert_eq!(out["status"], "completed", "{r}");
+    assert_eq!(texts(&out["events"]), ["1/5·√10", "3/5·√10", "√10"]);
+    assert_eq!(out["events"][0]["second"], "wall[0]");
+    assert_eq!(out["energy"]["exactly_equal"], true);
+    // A wall must say which side it keeps.
+    let bad = json!({
+        "spheres": [sphere("ball", "1", ["0", "0", "3"], ["0", "0", "0"], "1")],
+        "duration": q("1", "s"),
+        "walls": [{"axis": 2, "position": q("0", "m"), "keeps": "inside"}],
+    });
+    let r = s.send(&request(json!(2), "evolve_sphere_world_events", bad));
+    assert_eq!(r["error"]["code"], "invalid_value", "{r}");
+    assert_eq!(r["error"]["path"], "args.walls[0].keeps");
+    s.finish();
+}

@@ -1,5 +1,6 @@
 //! An exact event-driven world of spheres moving at constant velocity, optionally under one
-//! uniform gravity, advanced event by event to a target time.
+//! uniform gravity and inside fixed axis-aligned walls (planes of infinite mass), advanced
+//! event by event to a target time.
 //!
 //! Uniform gravity accelerates every sphere alike, so the relative motion of every pair stays
 //! linear and its squared clearance `f(t) = |r + v t|² − R²` stays a quadratic: the same exact
@@ -16,7 +17,12 @@
 //! Overlap at the start defers with `initial_overlap`. A deferred run returns the state reached
 //! and every event taken before it, exactly; nothing is approximated.
 //!
-//! Every pair is examined each round (O(N²) per event, N ≤ 256).
+//! A wall `x[k] = p` is met when the sphere's clearance `±(x[k](t) − p) − r` reaches zero: a
+//! linear or quadratic equation with the same exact root rule; the response reverses the
+//! velocity's component along `k` (energy kept, momentum given to the wall). A sphere resting
+//! on a wall that gravity presses it into defers with `resting_contact`.
+//!
+//! Every pair and every sphere-wall pair is examined each round (O(N²) per event, N ≤ 256).
 
 use crate::collision::ResponseStatus;
 use crate::dims::{ACCELERATION, TIME};
@@ -32,6 +38,63 @@ use units::Quantity;
 /// The most events one call may take by default.
 pub const MAX_WORLD_EVENTS: usize = 100_000;
 
+/// What a sphere met: another sphere or a wall (by index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Partner {
+    /// The sphere with this index.
+    Sphere(usize),
+    /// The wall with this index.
+    Wall(usize),
+}
+
+/// A fixed plane `x[axis] = position` of infinite mass: spheres stay on one side of it and
+/// bounce off it elastically (the velocity component along the axis is reversed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wall {
+    axis: usize,
+    position: Rational,
+    keeps_above: bool,
+}
+
+impl Wall {
+    /// The plane `x[axis] = position` (`axis` 0, 1 or 2, in m) keeping spheres on the side
+    /// `x[axis] ≥ position` when `keeps_above`, else `x[axis] ≤ position`.
+    pub fn new(axis: usize, position: Rational, keeps_above: bool) -> Result<Self, PhysicsError> {
+        if axis > 2 {
+            return Err(PhysicsError::InvalidWallAxis { axis });
+        }
+        Ok(Wall {
+            axis,
+            position,
+            keeps_above,
+        })
+    }
+
+    /// The axis (0, 1, 2).
+    pub fn axis(&self) -> usize {
+        self.axis
+    }
+
+    /// Where the plane is (m).
+    pub fn position(&self) -> &Rational {
+        &self.position
+    }
+
+    /// Whether spheres stay on the side `x[axis] ≥ position`.
+    pub fn keeps_above(&self) -> bool {
+        self.keeps_above
+    }
+
+    /// `+1` when spheres stay above the plane, `−1` below.
+    fn side(&self) -> Rational {
+        if self.keeps_above {
+            Rational::one()
+        } else {
+            -Rational::one()
+        }
+    }
+}
+
 /// One contact resolved by the world.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorldEvent {
@@ -39,8 +102,8 @@ pub struct WorldEvent {
     pub time: Q,
     /// Index of the first sphere in the world.
     pub first: usize,
-    /// Index of the second sphere.
-    pub second: usize,
+    /// The other sphere, or the wall.
+    pub second: Partner,
     /// Whether an impulse was applied.
     pub response: ResponseStatus,
     /// Whole-world kinetic energy right after the event (J).
@@ -58,8 +121,8 @@ pub enum WorldDeferral {
     InitialOverlap {
         /// Index of the first sphere.
         first: usize,
-        /// Index of the second sphere.
-        second: usize,
+        /// The other sphere, or the wall it crosses.
+        second: Partner,
     },
     /// A sphere is in two contacts at the same instant; the state is at that instant,
     /// before any response.
@@ -71,8 +134,8 @@ pub enum WorldDeferral {
     NestedRadicalEventTime {
         /// Index of the first sphere of the pair.
         first: usize,
-        /// Index of the second sphere.
-        second: usize,
+        /// The other sphere, or the wall.
+        second: Partner,
         /// The radicand of the state's field.
         state_radicand: Rational,
         /// The discriminant of the pair's contact polynomial, an element of that field.
@@ -85,11 +148,19 @@ pub enum WorldDeferral {
     },
     /// The caller's observer asked to stop (a budget or a cancellation of its own).
     Stopped,
+    /// A sphere at rest on a wall that gravity presses it into: resting contact, outside an
+    /// event-driven model.
+    RestingContact {
+        /// Index of the sphere.
+        sphere: usize,
+        /// Index of the wall.
+        wall: usize,
+    },
 }
 
 impl WorldDeferral {
-    /// `initial_overlap`, `ambiguous_simultaneous_contacts`, `nested_radical_event_time` or
-    /// `event_limit`.
+    /// `initial_overlap`, `ambiguous_simultaneous_contacts`, `nested_radical_event_time`,
+    /// `event_limit`, `stopped` or `resting_contact`.
     pub fn as_str(&self) -> &'static str {
         match self {
             WorldDeferral::InitialOverlap { .. } => "initial_overlap",
@@ -99,6 +170,7 @@ impl WorldDeferral {
             WorldDeferral::NestedRadicalEventTime { .. } => "nested_radical_event_time",
             WorldDeferral::EventLimit { .. } => "event_limit",
             WorldDeferral::Stopped => "stopped",
+            WorldDeferral::RestingContact { .. } => "resting_contact",
         }
     }
 }
@@ -145,6 +217,7 @@ pub fn compare(x: &Q, y: &Q) -> Result<Ordering, PhysicsError> {
 /// The world's state and the rule that moves it.
 struct State {
     spheres: Vec<QuadraticSphere>,
+    walls: Vec<Wall>,
     gravity: QuadraticVec,
     half_gravity: QuadraticVec,
 }
@@ -199,6 +272,66 @@ impl State {
     }
 }
 
+impl State {
+    /// `(A, B, C)` of sphere `i`'s clearance from wall `w`, `A t² + B t + C`:
+    /// `s·(x(t) − p) − r` with `x(t) = x + v t + g t²/2` along the wall's axis.
+    fn wall_clearance(&self, i: usize, w: usize) -> [Q; 3] {
+        let (sp, wall) = (&self.spheres[i], &self.walls[w]);
+        let k = wall.axis;
+        let side = wall.side();
+        [
+            self.half_gravity[k].scale(&side),
+            sp.velocity[k].scale(&side),
+            sp.position[k]
+                .add_rational(&-wall.position.clone())
+                .scale(&side)
+                .add_rational(&-sp.radius.clone()),
+        ]
+    }
+}
+
+/// The first `t` in `[0, limit]` with `A t² + B t + C = 0` for `C > 0` (a sphere's clearance
+/// from a wall); `Err(deferral detail)` when the root needs a radical beyond Q(√`field`).
+fn wall_zero(
+    [a, b, c]: [&Q; 3],
+    limit: &Q,
+    field: &Rational,
+) -> Result<Result<Option<Q>, (Rational, Q)>, PhysicsError> {
+    let time = if a.is_zero() {
+        // Linear: reaches zero only when moving toward the wall.
+        if !b.is_negative() {
+            return Ok(Ok(None));
+        }
+        c.neg().checked_div(b)?
+    } else if a.is_positive() {
+        // Convex (gravity away from the wall): the pair rule applies as is.
+        return match first_zero([a, b, c], limit, field.clone())? {
+            Ok(t) => Ok(Ok(t)),
+            Err(QuadraticDeferral::NestedRadicalEventTime {
+                state_radicand,
+                event_discriminant,
+            }) => Ok(Err((state_radicand, event_discriminant))),
+            Err(QuadraticDeferral::InitialOverlap) => Ok(Ok(None)),
+        };
+    } else {
+        // Concave (gravity toward the wall) with C > 0: one positive root, (−B − √D)/2A.
+        let disc = b
+            .checked_mul(b)?
+            .checked_sub(&a.checked_mul(c)?.scale(&Rational::from(4)))?;
+        let root = match disc.sqrt_in_field(field) {
+            Some(root) => root,
+            None if *field == Rational::one() && disc.is_rational() => Q::sqrt_of(disc.rational())?,
+            None => return Ok(Err((field.clone(), disc))),
+        };
+        b.neg()
+            .checked_sub(&root)?
+            .checked_div(&a.scale(&Rational::from(2)))?
+    };
+    Ok(Ok(
+        (compare(&time, limit)? != Ordering::Greater).then_some(time)
+    ))
+}
+
 /// What the next round found.
 enum Next {
     /// No contact before the target.
@@ -229,7 +362,7 @@ fn next_contacts(state: &State, remaining: &Q, field: &Rational) -> Result<Next,
                     }) => {
                         return Ok(Next::Defer(WorldDeferral::NestedRadicalEventTime {
                             first: i,
-                            second: j,
+                            second: Partner::Sphere(j),
                             state_radicand,
                             event_discriminant,
                         }));
@@ -237,37 +370,86 @@ fn next_contacts(state: &State, remaining: &Q, field: &Rational) -> Result<Next,
                     Err(QuadraticDeferral::InitialOverlap) => {
                         return Ok(Next::Defer(WorldDeferral::InitialOverlap {
                             first: i,
-                            second: j,
+                            second: Partner::Sphere(j),
                         }));
                     }
                 }
             };
             let Some(t) = time else { continue };
-            best = match best {
-                None => Some((t, vec![(i, j)])),
-                Some((bt, mut pairs)) => match compare(&t, &bt)? {
-                    Ordering::Less => Some((t, vec![(i, j)])),
-                    Ordering::Equal => {
-                        pairs.push((i, j));
-                        Some((bt, pairs))
+            best = earliest(best, t, (i, j))?;
+        }
+    }
+    for i in 0..n {
+        for w in 0..state.walls.len() {
+            let [a, b, c] = state.wall_clearance(i, w);
+            let time = if c.is_zero() {
+                if b.is_negative() {
+                    Some(Q::zero())
+                } else if a.is_negative() && b.is_positive() {
+                    // Leaving the wall against gravity: back at the other root, −B/A.
+                    let t = b.neg().checked_div(&a)?;
+                    (compare(&t, remaining)? != Ordering::Greater).then_some(t)
+                } else if a.is_negative() {
+                    // At rest on the wall with gravity pressing into it: a resting contact,
+                    // which an event rule cannot resolve (it would repeat at the same instant).
+                    return Ok(Next::Defer(WorldDeferral::RestingContact {
+                        sphere: i,
+                        wall: w,
+                    }));
+                } else {
+                    None
+                }
+            } else {
+                match wall_zero([&a, &b, &c], remaining, field)? {
+                    Ok(t) => t,
+                    Err((state_radicand, event_discriminant)) => {
+                        return Ok(Next::Defer(WorldDeferral::NestedRadicalEventTime {
+                            first: i,
+                            second: Partner::Wall(w),
+                            state_radicand,
+                            event_discriminant,
+                        }));
                     }
-                    Ordering::Greater => Some((bt, pairs)),
-                },
+                }
             };
+            let Some(t) = time else { continue };
+            best = earliest(best, t, (i, n + w))?;
         }
     }
     Ok(best.map_or(Next::None, |(t, pairs)| Next::At(t, pairs)))
 }
 
+/// `best` updated with a contact of `pair` at `t`: replaced when earlier, joined when equal.
+#[allow(clippy::type_complexity)]
+fn earliest(
+    best: Option<(Q, Vec<(usize, usize)>)>,
+    t: Q,
+    pair: (usize, usize),
+) -> Result<Option<(Q, Vec<(usize, usize)>)>, PhysicsError> {
+    Ok(match best {
+        None => Some((t, vec![pair])),
+        Some((bt, mut pairs)) => match compare(&t, &bt)? {
+            Ordering::Less => Some((t, vec![pair])),
+            Ordering::Equal => {
+                pairs.push(pair);
+                Some((bt, pairs))
+            }
+            Ordering::Greater => Some((bt, pairs)),
+        },
+    })
+}
+
 /// Advances `world` for `duration` (a non-negative time) under an optional uniform
-/// `gravity` (an acceleration), event by event, taking at most `max_events` events.
+/// `gravity` (an acceleration) inside fixed `walls`, event by event, taking at most
+/// `max_events` events.
 pub fn evolve_sphere_world_events(
     world: &SphereWorld,
     gravity: Option<&Vec3>,
+    walls: &[Wall],
     duration: &Quantity,
     max_events: usize,
 ) -> Result<EventWorldRun, PhysicsError> {
-    evolve_sphere_world_events_observed(world, gravity, duration, max_events, |_, _| {
+    evolve_sphere_world_events_observed(world, gravity, walls, duration, max_events, |_, _| {
         ControlFlow::Continue(())
     })
 }
@@ -278,6 +460,7 @@ pub fn evolve_sphere_world_events(
 pub fn evolve_sphere_world_events_observed(
     world: &SphereWorld,
     gravity: Option<&Vec3>,
+    walls: &[Wall],
     duration: &Quantity,
     max_events: usize,
     mut observe: impl FnMut(&[QuadraticSphere], usize) -> ControlFlow<()>,
@@ -298,6 +481,7 @@ pub fn evolve_sphere_world_events_observed(
     let half = Rational::new(1, 2).map_err(|_| PhysicsError::DivisionByZero)?;
     let mut state = State {
         spheres: world.spheres().iter().map(QuadraticSphere::from).collect(),
+        walls: walls.to_vec(),
         half_gravity: g.clone().map(|c| c.scale(&half)),
         gravity: g,
     };
@@ -317,7 +501,17 @@ pub fn evolve_sphere_world_events_observed(
             if state.clearance(i, j)?[2].is_negative() {
                 run.deferred = Some(WorldDeferral::InitialOverlap {
                     first: i,
-                    second: j,
+                    second: Partner::Sphere(j),
+                });
+                run.spheres = state.spheres;
+                return Ok(run);
+            }
+        }
+        for w in 0..state.walls.len() {
+            if state.wall_clearance(i, w)[2].is_negative() {
+                run.deferred = Some(WorldDeferral::InitialOverlap {
+                    first: i,
+                    second: Partner::Wall(w),
                 });
                 run.spheres = state.spheres;
                 return Ok(run);
@@ -349,12 +543,40 @@ pub fn evolve_sphere_world_events_observed(
         if let Some(&sphere) = pairs
             .iter()
             .flat_map(|(i, j)| [i, j])
+            .filter(|&&k| k < n)
             .find(|&&k| std::mem::replace(&mut seen[k], true))
         {
             run.deferred = Some(WorldDeferral::AmbiguousSimultaneousContacts { sphere });
             break;
         }
         for (i, j) in pairs {
+            if j >= n {
+                let w = j - n;
+                let k = state.walls[w].axis;
+                let [_, b, c] = state.wall_clearance(i, w);
+                if !c.is_zero() {
+                    return Err(PhysicsError::WallEventRecheckFailed {
+                        clearance: c.to_string(),
+                    });
+                }
+                let response = if b.is_negative() {
+                    state.spheres[i].velocity[k] = state.spheres[i].velocity[k].neg();
+                    ResponseStatus::Resolved
+                } else {
+                    ResponseStatus::SeparatingOrStationary
+                };
+                let (kinetic_energy, energy, momentum) = state.totals()?;
+                run.events.push(WorldEvent {
+                    time: run.time.clone(),
+                    first: i,
+                    second: Partner::Wall(w),
+                    response,
+                    kinetic_energy,
+                    energy,
+                    momentum,
+                });
+                continue;
+            }
             let (p, q) = (&state.spheres[i], &state.spheres[j]);
             let nvec = sub(&q.position, &p.position)?;
             let nn = dot(&nvec, &nvec)?;
@@ -380,7 +602,7 @@ pub fn evolve_sphere_world_events_observed(
             run.events.push(WorldEvent {
                 time: run.time.clone(),
                 first: i,
-                second: j,
+                second: Partner::Sphere(j),
                 response,
                 kinetic_energy,
                 energy,

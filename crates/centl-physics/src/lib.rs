@@ -84,8 +84,8 @@ pub use event::{
     IrrationalCompletedEvent, SphereChange, evolve_linear_sphere_pair_through_contact,
 };
 pub use event_world::{
-    EventWorldRun, MAX_WORLD_EVENTS, WorldDeferral, WorldEvent, evolve_sphere_world_events,
-    evolve_sphere_world_events_observed,
+    EventWorldRun, MAX_WORLD_EVENTS, Partner, Wall, WorldDeferral, WorldEvent,
+    evolve_sphere_world_events, evolve_sphere_world_events_observed,
 };
 pub use force::{
     ConstantForce, ForceModel, HookeSpring, LinearDrag, UniformGravity, acceleration, net_force,

@@ -10,15 +10,15 @@ mod common;
 use centl_physics::dims::ACCELERATION;
 use centl_physics::quadratic_event::QuadraticSphere;
 use centl_physics::{
-    EventWorldRun, MAX_WORLD_EVENTS, ResponseStatus, Sphere, SphereWorld, WorldDeferral,
-    evolve_sphere_world_events,
+    EventWorldRun, MAX_WORLD_EVENTS, Partner, ResponseStatus, Sphere, SphereWorld, Wall,
+    WorldDeferral, evolve_sphere_world_events,
 };
 use common::{q, secs, sphere, v3};
 use exact::QuadraticNumber as Q;
 
 fn run(spheres: Vec<Sphere>, duration: &str) -> EventWorldRun {
     let world = SphereWorld::new(spheres).unwrap();
-    evolve_sphere_world_events(&world, None, &secs(duration), MAX_WORLD_EVENTS).unwrap()
+    evolve_sphere_world_events(&world, None, &[], &secs(duration), MAX_WORLD_EVENTS).unwrap()
 }
 
 fn qr(s: &str) -> Q {
@@ -69,7 +69,7 @@ fn newtons_cradle_passes_the_velocity_down_the_line() {
     let times: Vec<Q> = r.events.iter().map(|e| e.time.clone()).collect();
     assert_eq!(times, ["1", "2", "3", "4"].map(qr).to_vec());
     for (k, e) in r.events.iter().enumerate() {
-        assert_eq!((e.first, e.second), (k, k + 1));
+        assert_eq!((e.first, e.second), (k, Partner::Sphere(k + 1)));
         assert_eq!(e.response, ResponseStatus::Resolved);
         assert_eq!(e.kinetic_energy, qr("1/2"));
         assert_eq!(e.momentum, qv(["1", "0", "0"]));
@@ -167,7 +167,7 @@ fn billiard_break_conserves_energy_and_momentum_exactly_at_every_event() {
     // where |(2, −3/5) − (6/5, 0)| = 1 (t = 5/3 + 2/5); r1 leaves at (12/5)(4/5, −3/5) and
     // covers 1 m to r3 (+ 5/12); r0 keeps (27/25, 36/25), speed 9/5, and covers 2 m to r2
     // (+ 10/9).
-    let at: Vec<(Q, usize, usize)> = r
+    let at: Vec<(Q, usize, Partner)> = r
         .events
         .iter()
         .map(|e| (e.time.clone(), e.first, e.second))
@@ -175,10 +175,10 @@ fn billiard_break_conserves_energy_and_momentum_exactly_at_every_event() {
     assert_eq!(
         at,
         vec![
-            (qr("5/3"), 0, 1),
-            (qr("31/15"), 1, 2),
-            (qr("149/60"), 2, 4),
-            (qr("143/45"), 1, 3)
+            (qr("5/3"), 0, Partner::Sphere(1)),
+            (qr("31/15"), 1, Partner::Sphere(2)),
+            (qr("149/60"), 2, Partner::Sphere(4)),
+            (qr("143/45"), 1, Partner::Sphere(3))
         ]
     );
     assert_eq!(r.deferred, None);
@@ -217,12 +217,18 @@ fn simultaneous_contacts_resolve_when_disjoint_and_defer_when_shared() {
         "2",
     );
     assert_eq!(r.deferred, None);
-    let at: Vec<(Q, usize, usize)> = r
+    let at: Vec<(Q, usize, Partner)> = r
         .events
         .iter()
         .map(|e| (e.time.clone(), e.first, e.second))
         .collect();
-    assert_eq!(at, vec![(qr("1"), 0, 1), (qr("1"), 2, 3)]);
+    assert_eq!(
+        at,
+        vec![
+            (qr("1"), 0, Partner::Sphere(1)),
+            (qr("1"), 2, Partner::Sphere(3))
+        ]
+    );
     // b is hit from both sides at t = 2: the rule defers, with the state at that instant.
     let r = run(
         vec![
@@ -251,7 +257,7 @@ fn under_gravity_relative_motion_stays_linear_and_mechanical_energy_is_kept() {
     ])
     .unwrap();
     let g = v3(["0", "0", "-10"], ACCELERATION);
-    let r = evolve_sphere_world_events(&world, Some(&g), &secs("5/2"), 10).unwrap();
+    let r = evolve_sphere_world_events(&world, Some(&g), &[], &secs("5/2"), 10).unwrap();
     assert_eq!(r.events.len(), 1);
     assert_eq!(r.events[0].time, qr("3/2"));
     // z(t) = 100 − 5t², v_z = −10t at t = 5/2.
@@ -282,7 +288,7 @@ fn initial_overlap_defers_without_moving_anything() {
         r.deferred,
         Some(WorldDeferral::InitialOverlap {
             first: 0,
-            second: 1
+            second: Partner::Sphere(1)
         })
     );
     assert_eq!(r.time, qr("0"));
@@ -299,7 +305,7 @@ fn the_event_limit_stops_the_run_with_its_state() {
         })
         .collect();
     let world = SphereWorld::new(balls).unwrap();
-    let r = evolve_sphere_world_events(&world, None, &secs("10"), 2).unwrap();
+    let r = evolve_sphere_world_events(&world, None, &[], &secs("10"), 2).unwrap();
     assert_eq!(r.deferred, Some(WorldDeferral::EventLimit { limit: 2 }));
     assert_eq!(r.events.len(), 2);
     assert_eq!(r.time, qr("2"));
@@ -366,4 +372,142 @@ fn times_from_different_fields_compare_exactly() {
         compare(&x("3", "-1", "3"), &x("0", "-1", "2")).unwrap(),
         Greater
     );
+}
+
+fn walls(list: &[(usize, &str, bool)]) -> Vec<Wall> {
+    list.iter()
+        .map(|(axis, at, above)| Wall::new(*axis, q(at), *above).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_ball_bounces_between_two_walls() {
+    // Walls x = 0 and x = 10, radius 1/2, from x = 5 at 2 m/s: the right wall at
+    // t = 4.5/2 = 9/4, the left one 9/2 later (27/4), then 5/4 more to x = 3.
+    let world = SphereWorld::new(vec![sphere(
+        "a",
+        "1",
+        "1/2",
+        ["5", "0", "0"],
+        ["2", "0", "0"],
+    )])
+    .unwrap();
+    let box_x = walls(&[(0, "0", true), (0, "10", false)]);
+    let r = evolve_sphere_world_events(&world, None, &box_x, &secs("8"), 10).unwrap();
+    let at: Vec<(Q, Partner)> = r
+        .events
+        .iter()
+        .map(|e| (e.time.clone(), e.second))
+        .collect();
+    assert_eq!(
+        at,
+        vec![
+            (qr("9/4"), Partner::Wall(1)),
+            (qr("27/4"), Partner::Wall(0))
+        ]
+    );
+    assert_eq!(r.spheres[0].position, qv(["3", "0", "0"]));
+    assert_eq!(r.spheres[0].velocity, qv(["2", "0", "0"]));
+    assert_eq!(kinetic(&r.spheres), qr("2"));
+}
+
+#[test]
+fn a_ball_bounces_on_the_floor_at_irrational_times_exactly() {
+    // Radius 1 from z = 3 at rest, g = 10 down: 2 = 5t² gives t₁ = √10/5; it leaves at
+    // v = 2√10 and is back after 2v/g = 2√10/5: bounces at √10/5, 3√10/5, 5√10/5 < 4 s.
+    let world = SphereWorld::new(vec![sphere(
+        "a",
+        "1",
+        "1",
+        ["0", "0", "3"],
+        ["0", "0", "0"],
+    )])
+    .unwrap();
+    let g = v3(["0", "0", "-10"], ACCELERATION);
+    let floor = walls(&[(2, "0", true)]);
+    let r = evolve_sphere_world_events(&world, Some(&g), &floor, &secs("4"), 10).unwrap();
+    assert_eq!(r.deferred, None);
+    let root10 = |k: &str| Q::new(q("0"), q(k), &q("10")).unwrap();
+    let times: Vec<Q> = r.events.iter().map(|e| e.time.clone()).collect();
+    assert_eq!(times, vec![root10("1/5"), root10("3/5"), root10("1")]);
+    // ½ m v² + m g z is 30 J throughout, by hand from the end state.
+    let energy = kinetic(&r.spheres)
+        .checked_add(&r.spheres[0].position[2].scale(&q("10")))
+        .unwrap();
+    assert_eq!(energy, qr("30"));
+    for e in &r.events {
+        assert_eq!(e.energy, qr("30"));
+    }
+}
+
+#[test]
+fn a_gas_in_a_box_keeps_its_energy_exactly_and_never_overlaps() {
+    // 24 spheres in 4 lanes along x, in a box of walls on x; lanes 2 m apart in y and z.
+    // Lane-mates meet head-on and bounce off the walls: every time is rational.
+    let mut balls = Vec::new();
+    for lane in 0..4 {
+        let (y, z) = ((2 * (lane % 2)).to_string(), (2 * (lane / 2)).to_string());
+        for k in 0..6 {
+            let x = (2 * k + 1).to_string();
+            let v = format!("{}/{}", if (k + lane) % 2 == 0 { 3 } else { -2 }, k + 1);
+            let m = (1 + (k + lane) % 3).to_string();
+            balls.push(sphere(
+                &format!("g{lane}_{k}"),
+                &m,
+                "1/2",
+                [&x, &y, &z],
+                [&v, "0", "0"],
+            ));
+        }
+    }
+    let world = SphereWorld::new(balls).unwrap();
+    let box_x = walls(&[(0, "0", true), (0, "12", false)]);
+    let r = evolve_sphere_world_events(&world, None, &box_x, &secs("30"), 400).unwrap();
+    assert!(r.events.len() >= 50, "{} events", r.events.len());
+    let e0 = kinetic(
+        &world
+            .spheres()
+            .iter()
+            .map(QuadraticSphere::from)
+            .collect::<Vec<_>>(),
+    );
+    for e in &r.events {
+        assert_eq!(e.kinetic_energy, e0, "at {}", e.time);
+    }
+    assert_eq!(kinetic(&r.spheres), e0);
+    // No two spheres overlap and none crosses a wall at the end, checked by hand.
+    for (i, a) in r.spheres.iter().enumerate() {
+        let x = &a.position[0];
+        assert!(
+            !x.add_rational(&q("-1/2")).is_negative() && !x.add_rational(&q("-23/2")).is_positive()
+        );
+        for b in &r.spheres[i + 1..] {
+            let mut d2 = Q::zero();
+            for k in 0..3 {
+                let d = b.position[k].checked_sub(&a.position[k]).unwrap();
+                d2 = d2.checked_add(&d.checked_mul(&d).unwrap()).unwrap();
+            }
+            assert!(!d2.add_rational(&q("-1")).is_negative());
+        }
+    }
+}
+
+#[test]
+fn a_ball_resting_on_the_floor_defers() {
+    let world = SphereWorld::new(vec![sphere(
+        "a",
+        "1",
+        "1",
+        ["0", "0", "1"],
+        ["0", "0", "0"],
+    )])
+    .unwrap();
+    let g = v3(["0", "0", "-10"], ACCELERATION);
+    let r = evolve_sphere_world_events(&world, Some(&g), &walls(&[(2, "0", true)]), &secs("1"), 10)
+        .unwrap();
+    assert_eq!(
+        r.deferred,
+        Some(WorldDeferral::RestingContact { sphere: 0, wall: 0 })
+    );
+    assert!(Wall::new(3, q("0"), true).is_err());
 }

@@ -9,9 +9,10 @@ use crate::schema::{Field, Kind};
 use crate::table::to_json;
 use crate::wire::{self, QuadraticQuantityOut, QuadraticVectorOut, qq, qv};
 use crate::{Action, Args, ProtocolError};
-use centl_physics::dims::{ACCELERATION, TIME};
+use centl_physics::dims::{ACCELERATION, LENGTH, TIME};
 use centl_physics::{
-    EventWorldRun, MAX_WORLD_EVENTS, Vec3, WorldDeferral, evolve_sphere_world_events_observed,
+    EventWorldRun, MAX_WORLD_EVENTS, Partner, Vec3, Wall, WorldDeferral,
+    evolve_sphere_world_events_observed,
 };
 use exact::QuadraticNumber;
 use serde::Serialize;
@@ -38,11 +39,63 @@ const ARGS: &[Field] = &[
         "one uniform gravitational acceleration for every sphere (default none)",
     ),
     Field::opt(
+        "walls",
+        Kind::List(&Kind::Object(WALL)),
+        "fixed planes x[axis] = position of infinite mass (default none)",
+    ),
+    Field::opt(
         "max_events",
         Kind::Count { min: 1 },
         "most events to take (default and ceiling 100,000)",
     ),
 ];
+
+const WALL: &[Field] = &[
+    Field::req(
+        "axis",
+        Kind::Count { min: 0 },
+        "0, 1 or 2: the plane is x[axis] = position",
+    ),
+    Field::req("position", Kind::Quantity(LENGTH), "where the plane is"),
+    Field::req(
+        "keeps",
+        Kind::Text,
+        "`above` (spheres stay at x[axis] ≥ position) or `below`",
+    ),
+];
+
+/// Reads the `walls` argument.
+fn walls(args: &Args<'_>) -> Result<Vec<Wall>, ProtocolError> {
+    let Some(list) = args.get("walls").and_then(Value::as_array) else {
+        return Ok(Vec::new());
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let path = format!("args.walls[{i}]");
+            let axis = w["axis"].as_u64().unwrap_or(u64::MAX);
+            let position = wire::quantity(
+                &w["position"],
+                &format!("{path}.position"),
+                LENGTH,
+                args.limits,
+            )?;
+            let keeps_above = match w["keeps"].as_str() {
+                Some("above") => true,
+                Some("below") => false,
+                _ => {
+                    return Err(ProtocolError::InvalidValue {
+                        path: format!("{path}.keeps"),
+                        reason: "`above` or `below`".into(),
+                    });
+                }
+            };
+            let axis = usize::try_from(axis).unwrap_or(usize::MAX);
+            Wall::new(axis, position, keeps_above)
+                .map_err(|e| ProtocolError::physics_at(format!("{path}.axis"), e))
+        })
+        .collect()
+}
 
 const TRUST_BOUNDARY: &[&str] = &[
     "constant_velocity_or_uniform_gravity",
@@ -99,10 +152,21 @@ fn numbers(run: &EventWorldRun) -> Vec<&QuadraticNumber> {
     all
 }
 
+/// A partner's name: a sphere's id, or `wall[k]`.
+fn partner(p: &Partner, ids: &[String]) -> String {
+    match p {
+        Partner::Sphere(j) => ids[*j].clone(),
+        Partner::Wall(w) => format!("wall[{w}]"),
+    }
+}
+
 fn detail(d: &WorldDeferral, ids: &[String]) -> Value {
     match d {
         WorldDeferral::InitialOverlap { first, second } => {
-            json!({"first": ids[*first], "second": ids[*second]})
+            json!({"first": ids[*first], "second": partner(second, ids)})
+        }
+        WorldDeferral::RestingContact { sphere, wall } => {
+            json!({"sphere": ids[*sphere], "wall": wall})
         }
         WorldDeferral::AmbiguousSimultaneousContacts { sphere } => json!({"sphere": ids[*sphere]}),
         WorldDeferral::NestedRadicalEventTime {
@@ -112,7 +176,7 @@ fn detail(d: &WorldDeferral, ids: &[String]) -> Value {
             event_discriminant,
         } => json!({
             "first": ids[*first],
-            "second": ids[*second],
+            "second": partner(second, ids),
             "state_radicand": state_radicand.to_string(),
             "event_discriminant": event_discriminant.to_string(),
         }),
@@ -198,9 +262,11 @@ impl Action for WorldEvents {
                 }
             }
         };
+        let walls = walls(args)?;
         let run = evolve_sphere_world_events_observed(
             &world,
             gravity.as_ref(),
+            &walls,
             &duration,
             max_events,
             observe,
@@ -236,7 +302,7 @@ impl Action for WorldEvents {
                 .map(|e| EventOut {
                     time: qq(&e.time, unit::S),
                     first: ids[e.first].clone(),
-                    second: ids[e.second].clone(),
+                    second: partner(&e.second, &ids),
                     response: e.response.as_str(),
                     kinetic_energy: qq(&e.kinetic_energy, unit::J),
                     energy: qq(&e.energy, unit::J),
