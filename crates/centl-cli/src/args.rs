@@ -47,6 +47,10 @@ pub enum Command {
     /// drag, superposition, Galilean boosts, collisions, certificates, conversions), printing
     /// what was checked and the first counterexample with its seed (`gauntlet --cases 100`).
     Gauntlet(GauntletArgs),
+    /// Advance a world of spheres event by event with exact elastic contacts, reading the
+    /// arguments of `evolve_sphere_world_events` from a JSON file
+    /// (`events examples/newtons_cradle.json`).
+    Events(EventsArgs),
 }
 
 /// Arguments of `convert`.
@@ -132,4 +136,12 @@ pub struct GauntletArgs {
     /// Random cases per identity.
     #[arg(long, default_value_t = 200)]
     pub cases: u32,
+}
+
+/// Arguments of `events`.
+#[derive(Args, Debug)]
+pub struct EventsArgs {
+    /// A JSON file holding `spheres`, `duration` and optionally `gravity` and `max_events`,
+    /// as the protocol action `evolve_sphere_world_events` takes them.
+    pub world: std::path::PathBuf,
 }

@@ -7,6 +7,7 @@
 mod args;
 mod constant;
 mod convert;
+mod events;
 mod gauntlet;
 mod gravity;
 mod input;
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         Some(Command::Gravity(a)) => gravity::run(&a),
         Some(Command::Spring(a)) => spring::run(&a),
         Some(Command::Gauntlet(a)) => gauntlet::run(&a),
+        Some(Command::Events(a)) => events::run(&a),
         None => Err("no command given; try `centl-physics --help`".to_string()),
     };
     match result {

@@ -285,3 +285,27 @@ fn gauntlet_without_a_seed_prints_the_fresh_one() {
         .unwrap_or_else(|| panic!("{out}"));
     assert!(seed.parse::<u64>().is_ok(), "{out}");
 }
+
+#[test]
+fn events_runs_the_billiard_break_exactly() {
+    let root = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/billiard_break.json"
+    );
+    let out = ok(&["events", root]);
+    // Contact times derived by hand (see crates/centl-physics/tests/event_world.rs).
+    assert!(
+        out.starts_with("events=4\nevent t=5/3 s cue r0 resolved"),
+        "{out}"
+    );
+    assert!(
+        out.contains("event t=143/45 s r0 r2 resolved kinetic_energy=9/2 J"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("energy_delta=0 J\nmomentum_delta=0,0,0 kg*m/s\n"),
+        "{out}"
+    );
+    let e = fails(&["events", "no/such/world.json"]);
+    assert!(e.contains("cannot read"), "{e}");
+}

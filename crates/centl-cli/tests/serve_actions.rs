@@ -66,6 +66,7 @@ fn capabilities_lists_every_action_schema_and_limit() {
         "resolve_isolated_elastic_sphere_contacts",
         "certify_linear_sphere_contact",
         "evolve_linear_sphere_pair_through_contact",
+        "evolve_sphere_world_events",
     ] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
