@@ -153,7 +153,13 @@ fn mcp(
         let verdict = match reply {
             Ok(reply) => mcp_reply(&reply, c.bounds.reply_bytes).or_else(|| {
                 // An undamaged call's reply carries its id (a damaged one may have lost it).
-                let same = serde_json::from_str::<Value>(&reply).is_ok_and(|v| v["id"] == id);
+                // A line past the protocol's limit is discarded unread: its answer has no id.
+                let expected = if line.len() > centl_protocol::Limits::default().max_line_bytes {
+                    Value::Null
+                } else {
+                    json!(id)
+                };
+                let same = serde_json::from_str::<Value>(&reply).is_ok_and(|v| v["id"] == expected);
                 (!damaged && !same).then(|| ("wrong_id", format!("expected id {id}: {reply}")))
             }),
             Err(mpsc::RecvTimeoutError::Timeout) => {
