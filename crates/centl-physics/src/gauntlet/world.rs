@@ -19,7 +19,6 @@ fn refused(e: crate::PhysicsError) -> String {
 /// The spheres of `seed` (one per cell of a 3 m grid, radius at most 1/2, so no overlap), with
 /// velocities shifted by `shift`.
 fn world(
-    g: &mut Gen,
     shift: &[Rational; 3],
     seed: &[(Rational, [Rational; 3], [Rational; 3], Rational)],
 ) -> Result<SphereWorld, String> {
@@ -38,7 +37,6 @@ fn world(
             Sphere::new(p, &Quantity::new(r.clone(), LENGTH)).map_err(refused)
         })
         .collect::<Result<Vec<_>, String>>()?;
-    let _ = g;
     SphereWorld::new(spheres).map_err(refused)
 }
 
@@ -95,11 +93,11 @@ pub fn boost_and_gravity(g: &mut Gen) -> Result<(), String> {
     let duration = g.positive(6, 2);
     let t = Quantity::new(duration.clone(), TIME);
     let rest =
-        evolve_sphere_world_events(&world(g, &zero, &seed)?, None, &[], &t, 20).map_err(refused)?;
+        evolve_sphere_world_events(&world(&zero, &seed)?, None, &[], &t, 20).map_err(refused)?;
     let moving =
-        evolve_sphere_world_events(&world(g, &u, &seed)?, None, &[], &t, 20).map_err(refused)?;
+        evolve_sphere_world_events(&world(&u, &seed)?, None, &[], &t, 20).map_err(refused)?;
     let gv = Vec3::from_components(grav.clone(), ACCELERATION);
-    let falling = evolve_sphere_world_events(&world(g, &zero, &seed)?, Some(&gv), &[], &t, 20)
+    let falling = evolve_sphere_world_events(&world(&zero, &seed)?, Some(&gv), &[], &t, 20)
         .map_err(refused)?;
     expect_eq("events under a boost", &events(&moving), &events(&rest))?;
     expect_eq("events under gravity", &events(&falling), &events(&rest))?;
@@ -141,7 +139,7 @@ pub fn boost_and_gravity(g: &mut Gen) -> Result<(), String> {
         Ok(total)
     };
     let initial = kinetic(
-        &world(g, &zero, &seed)?
+        &world(&zero, &seed)?
             .spheres()
             .iter()
             .map(QuadraticSphere::from)
