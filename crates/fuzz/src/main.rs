@@ -89,6 +89,14 @@ fn main() -> ExitCode {
         stats.findings.extend(part.findings);
     }
     println!("{stats}");
+    // Each finding's whole input, for replay (the report shows its first 300 characters).
+    let dir = std::env::temp_dir().join(format!("fuzz-findings-{seed}"));
+    if !stats.findings.is_empty() && std::fs::create_dir_all(&dir).is_ok() {
+        for (i, f) in stats.findings.iter().enumerate() {
+            let _ = std::fs::write(dir.join(format!("{}-{i}.txt", f.target)), &f.input);
+        }
+        println!("inputs saved in {}", dir.display());
+    }
     if stats.findings.is_empty() {
         ExitCode::SUCCESS
     } else {

@@ -8,7 +8,8 @@ use std::time::Duration;
 pub struct Finding {
     /// The target's name (`jsonl`, `units`, `hph`, `mcp`, `run`).
     pub target: &'static str,
-    /// What went wrong: `panic`, `abort`, `timeout`, `no_code`, `too_large`, `malformed_reply`.
+    /// What went wrong: `panic`, `abort`, `timeout`, `no_code`, `too_large`, `malformed_reply`,
+    /// `wrong_id` (an MCP reply to another request).
     pub kind: &'static str,
     /// Details (the panic message, the exit status, the reply's start).
     pub detail: String,
