@@ -395,3 +395,44 @@ fn neumann_boundaries_were_first_order() {
     }
     assert!(errors[2] < 1e-5, "{errors:?}");
 }
+
+#[test]
+fn periodic_beside_dirichlet_on_one_grid_was_not_lowered() {
+    // Passed `check`, then "cannot be lowered to IR yet". The grid keeps its ends
+    // (x_i = 2i/100 m); the periodic v has period 2 m over its 100 distinct nodes.
+    let src = "simulate Mixed {
+  param D : Diffusivity = 0.01 m²/s
+  grid (x) : Length[101] from 0 m to 2 m
+  field u : Temperature = 1 K·sin(π·x/2 m)
+  field v : Temperature = 1 K·cos(π·x/1 m)
+  boundary u dirichlet 0 K
+  boundary v periodic
+  law u' = D·laplacian(u)
+  law v' = D·laplacian(v)
+  integrate backwardEuler step 0.5 s
+  observe total ≔ sum(v)
+  stop when t ≥ 10 s
+}
+";
+    let model = lowered(src, "Mixed");
+    let r = run(&model, &RunOptions::default());
+    assert_eq!(r.reason.kind, ReasonKind::When);
+    let dx = 0.02;
+    let lam = |k: f64| -0.01 * 4.0 / (dx * dx) * (k * dx / 2.0).sin().powi(2);
+    let amp = |k: f64| (1.0 - 0.5 * lam(k)).powi(-20);
+    let pi = std::f64::consts::PI;
+    let s = r.final_state();
+    for i in 0..101 {
+        let x = i as f64 * dx;
+        let (u, v) = (s[i], s[101 + i]);
+        assert!(
+            (u - (pi / 2.0 * x).sin() * amp(pi / 2.0)).abs() < 1e-12,
+            "u[{i}] = {u}"
+        );
+        assert!((v - (pi * x).cos() * amp(pi)).abs() < 1e-12, "v[{i}] = {v}");
+    }
+    // The repeated node is its own unknown in Newton's solve: equal up to the LU's rounding.
+    assert!((s[201] - s[101]).abs() < 1e-13);
+    // Σ cos(πx_i) over one period's distinct nodes is 0 (node 100 is node 0 again).
+    assert!(r.column("total").unwrap().iter().all(|t| t.abs() < 1e-12));
+}

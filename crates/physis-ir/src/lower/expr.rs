@@ -277,6 +277,17 @@ fn call(b: &mut Builder, cx: &Ctx<'_>, func: Builtin, args: &[Expr]) -> Result<C
                 _ => ReduceOp::MaxAbs,
             };
             match a[..] {
+                // A repeating periodic field counts each distinct node once.
+                [f] if b.ty(f)? != crate::ir::Ty::Scalar
+                    && cx
+                        .grid
+                        .is_some_and(|g| args.first().is_some_and(|e| g.wraps(e))) =>
+                {
+                    let g = cx.grid.ok_or_else(|| invalid("a field without a grid"))?;
+                    let f = super::grid::to_field(b, g, f)?;
+                    let d = g.distinct(b, f)?;
+                    vec![b.reduce(op, d)?]
+                }
                 // A field is one array already.
                 [f] if b.ty(f)? != crate::ir::Ty::Scalar => vec![b.reduce(op, f)?],
                 _ => {

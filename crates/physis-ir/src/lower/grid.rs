@@ -15,12 +15,18 @@
 //!   with `g = 0` the Laplacian conserves the trapezoidal integral of `u` (edge nodes
 //!   weighted ½) exactly, and `sum(u)` to second order.
 //! - `periodic`: the node after the last is the first, so the period is `b − a` and the
-//!   nodes are `x_i = a + i·(b − a)/N` (`b` itself is node 0 again). A grid's fields are
-//!   all periodic or none.
+//!   nodes are `x_i = a + i·(b − a)/N` (`b` itself is node 0 again).
+//! - periodic fields beside fields with ends (Dirichlet or Neumann) on one grid: the grid
+//!   has one set of nodes, and it keeps its ends, `x_i = a + i·(b − a)/(N − 1)` from `a` to
+//!   `b` as the manual's `from a to b` reads, so the fields with ends keep their boundary
+//!   at `a` and `b`. A periodic field there still has period `b − a`: its last node (at
+//!   `b`) is its first node again and always holds the same value, so it has `N − 1`
+//!   distinct nodes along each axis, its stencils wrap over those, and `sum` and `mean`
+//!   of it count each distinct node once.
 //!
 //! A stencil of an expression takes the boundary of the fields it reads: exact for
-//! periodic fields, mirror (zero gradient) otherwise. A non-zero Neumann gradient is
-//! applied to a stencil of the field itself.
+//! periodic fields (when every field it reads is periodic), mirror (zero gradient)
+//! otherwise. A non-zero Neumann gradient is applied to a stencil of the field itself.
 
 use physis_check::{BoundaryCondition, Builtin, CheckedModel, Expr, ExprKind};
 
@@ -38,8 +44,11 @@ pub(crate) struct GridCx<'m> {
     pub spacing: [f64; 2],
     /// Coordinate of node 0 per axis.
     pub from: [f64; 2],
-    /// Every field wraps around.
+    /// Every field wraps around (nodes placed over one period).
     pub periodic: bool,
+    /// Some fields wrap and others have ends: the grid keeps its ends, and a periodic
+    /// field's last node along each axis is its first again.
+    pub mixed: bool,
     /// Per state: its boundary if it is a field.
     pub fields: Vec<Option<&'m BoundaryCondition>>,
 }
@@ -65,12 +74,8 @@ impl<'m> GridCx<'m> {
             .filter(|b| matches!(b, BoundaryCondition::Periodic))
             .count();
         let count = fields.iter().flatten().count();
-        if periodic != 0 && periodic != count {
-            return Err(LowerError::NotYetSupported {
-                feature: "periodic and non-periodic fields on one grid",
-            });
-        }
-        let periodic = periodic != 0;
+        let mixed = periodic != 0 && periodic != count;
+        let periodic = periodic != 0 && !mixed;
         let (nx, ny) = match g.sizes[..] {
             [n] => (n, 1),
             [n, m] => (n, m),
@@ -80,6 +85,11 @@ impl<'m> GridCx<'m> {
             return Err(super::invalid(
                 "a grid with fewer than two nodes along an axis",
             ));
+        }
+        if mixed && (nx < 3 || (g.sizes.len() == 2 && ny < 3)) {
+            return Err(LowerError::NotYetSupported {
+                feature: "a periodic field beside fields with ends on a grid of fewer than three nodes along an axis",
+            });
         }
         let step = |axis: usize, n: usize| -> Result<f64, LowerError> {
             let (a, b) = (
@@ -115,8 +125,70 @@ impl<'m> GridCx<'m> {
             spacing: [dx, dy],
             from,
             periodic,
+            mixed,
             fields,
         }))
+    }
+
+    /// True for a periodic field on a grid whose other fields have ends: its last node
+    /// along each axis repeats its first.
+    pub fn repeats(&self, i: usize) -> bool {
+        self.mixed
+            && matches!(
+                self.fields.get(i).copied().flatten(),
+                Some(BoundaryCondition::Periodic)
+            )
+    }
+
+    /// True when `e` reads fields, all of them repeating periodic ones (see
+    /// [`GridCx::repeats`]): its stencils wrap over the distinct nodes.
+    pub fn wraps(&self, e: &Expr) -> bool {
+        if !self.mixed {
+            return false;
+        }
+        let mut read = Vec::new();
+        fields_read(e, &mut read);
+        let mut fields = read
+            .into_iter()
+            .filter(|i| self.fields.get(*i).copied().flatten().is_some())
+            .peekable();
+        fields.peek().is_some() && fields.all(|i| self.repeats(i))
+    }
+
+    /// The grid of a repeating periodic field's distinct nodes (one fewer per axis).
+    fn distinct_grid(&self) -> Grid {
+        if self.grid.axes() == 2 {
+            Grid::plane(self.grid.nx - 1, self.grid.ny - 1)
+        } else {
+            Grid::line(self.grid.nx - 1)
+        }
+    }
+
+    /// The distinct nodes of a repeating periodic field, row-major.
+    pub fn distinct(&self, b: &mut Builder, u: ValueId) -> Result<ValueId, LowerError> {
+        let d = self.distinct_grid();
+        let ny = self.grid.ny as usize;
+        let idx = (0..d.len())
+            .map(|k| {
+                let (r, c) = (k / d.ny as usize, k % d.ny as usize);
+                (r * ny + c) as u32
+            })
+            .collect();
+        Ok(b.gather(u, idx)?)
+    }
+
+    /// A value on the distinct nodes spread back over the whole grid, the last node along
+    /// each axis taking the first's value.
+    pub fn repeat(&self, b: &mut Builder, v: ValueId) -> Result<ValueId, LowerError> {
+        let d = self.distinct_grid();
+        let (dx, dy) = (d.nx as usize, d.ny as usize);
+        let idx = (0..self.len())
+            .map(|k| {
+                let (r, c) = self.node(k);
+                ((r % dx) * dy + c % dy) as u32
+            })
+            .collect();
+        Ok(b.gather(v, idx)?)
     }
 
     /// Number of nodes.
@@ -277,6 +349,19 @@ pub(crate) fn stencil(
         _ => return Err(super::invalid("a stencil the IR does not know")),
     };
     let u = to_field(b, g, u)?;
+    if g.wraps(arg) {
+        // A periodic field on a grid with ends: wrap over its distinct nodes.
+        let d = g.distinct(b, u)?;
+        let spacing = [b.constant(g.spacing[0]), b.constant(g.spacing[1])];
+        let s = b.stencil(Stencil {
+            op,
+            grid: g.distinct_grid(),
+            u: d,
+            spacing,
+            bc: Bc::Periodic,
+        })?;
+        return Ok(vec![g.repeat(b, s)?]);
+    }
     let edge = edge_of(g, arg)?;
     let spacing = [b.constant(g.spacing[0]), b.constant(g.spacing[1])];
     let bc = match edge {

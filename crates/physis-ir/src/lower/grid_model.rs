@@ -256,6 +256,11 @@ fn shape_state(
         return Ok(comps);
     }
     let u = to_field(b, g, single(comps)?)?;
+    if g.repeats(i) {
+        // A periodic field on a grid with ends: its last nodes repeat its first.
+        let d = g.distinct(b, u)?;
+        return Ok(vec![g.repeat(b, d)?]);
+    }
     Ok(vec![match (mask, g.dirichlet(i)) {
         (Some(inside), Some(_)) => {
             let z = b.constant(0.0);
