@@ -15,6 +15,19 @@ pub struct Cli {
     /// Serve the read-only MCP tool `centl_physics` on stdin/stdout.
     #[arg(long)]
     pub mcp: bool,
+    /// Requests run at once by `--serve` or `--mcp` (default: the number of cores). With one,
+    /// JSON Lines replies keep request order; with more, they come as requests finish.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub workers: Option<u16>,
+}
+
+impl Cli {
+    /// The worker count in force: `--workers`, else the cores available (at least one).
+    pub fn worker_count(&self) -> usize {
+        self.workers.map(usize::from).unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        })
+    }
 }
 
 /// The subcommands.
@@ -30,6 +43,14 @@ pub enum Command {
     /// Integrate a particle on a Hooke spring (optionally with linear drag) with exact
     /// symplectic Euler, reporting exact energies (`spring 7 1,1/2,-1/3 0,1,1/4 0,0,0 3 1/100 100`).
     Spring(SpringArgs),
+    /// Check hand-derived exact identities on random cases over the whole engine (springs,
+    /// drag, superposition, Galilean boosts, collisions, certificates, conversions), printing
+    /// what was checked and the first counterexample with its seed (`gauntlet --cases 100`).
+    Gauntlet(GauntletArgs),
+    /// Advance a world of spheres event by event with exact elastic contacts, reading the
+    /// arguments of `evolve_sphere_world_events` from a JSON file
+    /// (`events examples/newtons_cradle.json`).
+    Events(EventsArgs),
 }
 
 /// Arguments of `convert`.
@@ -104,4 +125,23 @@ pub struct SpringArgs {
     /// Rest length in m (nonzero lengths are exact only where |x − anchor| is rational).
     #[arg(long = "rest-length", allow_hyphen_values = true)]
     pub rest_length: Option<String>,
+}
+
+/// Arguments of `gauntlet`.
+#[derive(Args, Debug)]
+pub struct GauntletArgs {
+    /// The seed every case derives from (default: a fresh one, printed in the report).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Random cases per identity.
+    #[arg(long, default_value_t = 200)]
+    pub cases: u32,
+}
+
+/// Arguments of `events`.
+#[derive(Args, Debug)]
+pub struct EventsArgs {
+    /// A JSON file holding `spheres`, `duration` and optionally `gravity` and `max_events`,
+    /// as the protocol action `evolve_sphere_world_events` takes them.
+    pub world: std::path::PathBuf,
 }

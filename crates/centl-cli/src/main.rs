@@ -7,6 +7,8 @@
 mod args;
 mod constant;
 mod convert;
+mod events;
+mod gauntlet;
 mod gravity;
 mod input;
 mod mcp;
@@ -21,16 +23,18 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if cli.serve {
-        return serve::run();
+        return serve::run(cli.worker_count());
     }
     if cli.mcp {
-        return mcp::run();
+        return mcp::run(cli.worker_count());
     }
     let result = match cli.command {
         Some(Command::Convert(a)) => convert::run(&a),
         Some(Command::Constant(a)) => constant::run(&a),
         Some(Command::Gravity(a)) => gravity::run(&a),
         Some(Command::Spring(a)) => spring::run(&a),
+        Some(Command::Gauntlet(a)) => gauntlet::run(&a),
+        Some(Command::Events(a)) => events::run(&a),
         None => Err("no command given; try `centl-physics --help`".to_string()),
     };
     match result {

@@ -5,9 +5,15 @@
 //! protocol response (`{"v":1,"ok":true,"result":...}` or `{"v":1,"ok":false,"error":...}`);
 //! a failed request is a tool result with `isError: true`, and a deferred physics verdict is an
 //! ordinary successful result.
+//!
+//! Calls run on blocking threads, up to the worker count at once, so a long call does not hold
+//! up the others. A `notifications/cancelled` naming a call sets its [`CancelFlag`]: the work
+//! stops within one step and, as the MCP specification asks, no response is sent for it.
 
 use crate::mcp_wire::LineTransport;
-use centl_protocol::{Limits, ProtocolError, VERSION, dispatch, json::type_name, table};
+use centl_protocol::{
+    CancelFlag, Limits, ProtocolError, VERSION, dispatch_cancellable, json::type_name, table,
+};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -26,6 +32,8 @@ pub const TOOL: &str = "centl_physics";
 struct PhysicsServer {
     limits: Limits,
     tool: Tool,
+    /// One permit per worker: calls beyond them wait their turn.
+    workers: Arc<tokio::sync::Semaphore>,
 }
 
 fn tool() -> Tool {
@@ -61,8 +69,8 @@ fn tool() -> Tool {
     )
 }
 
-/// Runs one tool call through the protocol table.
-fn answer(arguments: Option<JsonObject>, limits: &Limits) -> CallToolResult {
+/// Runs one tool call through the protocol table under `cancel`.
+fn answer(arguments: Option<JsonObject>, limits: &Limits, cancel: &CancelFlag) -> CallToolResult {
     let outcome = (|| {
         let args = arguments.unwrap_or_default();
         if let Some(extra) = args
@@ -92,7 +100,7 @@ fn answer(arguments: Option<JsonObject>, limits: &Limits) -> CallToolResult {
                 limit: limits.max_json_depth,
             });
         }
-        dispatch(action, args.get("args"), limits)
+        dispatch_cancellable(action, args.get("args"), limits, cancel)
     })();
     match outcome {
         Ok(result) => {
@@ -144,7 +152,7 @@ impl ServerHandler for PhysicsServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         if request.name != TOOL {
             return Err(McpError::invalid_params(
@@ -155,12 +163,38 @@ impl ServerHandler for PhysicsServer {
                 None,
             ));
         }
-        Ok(answer(request.arguments, &self.limits).into())
+        let cancel = CancelFlag::new();
+        let ct = context.ct.clone();
+        // Wait for a worker unless the call is cancelled first (then nothing is sent back).
+        let permit = tokio::select! {
+            permit = self.workers.clone().acquire_owned() => permit,
+            () = ct.cancelled() => return Err(McpError::internal_error("cancelled", None)),
+        };
+        let (limits, flag) = (self.limits.clone(), cancel.clone());
+        let job = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            answer(request.arguments, &limits, &flag)
+        });
+        // A cancellation while the call runs sets its flag; the work stops within one step.
+        let watch = tokio::spawn(async move {
+            ct.cancelled().await;
+            cancel.cancel();
+        });
+        let result = job.await;
+        watch.abort();
+        match result {
+            Ok(r) => Ok(r.into()),
+            Err(e) => Err(McpError::internal_error(
+                format!("the call failed: {e}"),
+                None,
+            )),
+        }
     }
 }
 
-/// Serves MCP on stdin/stdout until the client disconnects.
-pub fn run() -> ExitCode {
+/// Serves MCP on stdin/stdout until the client disconnects, running up to `workers` calls at
+/// once.
+pub fn run(workers: usize) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -175,6 +209,7 @@ pub fn run() -> ExitCode {
     let server = PhysicsServer {
         limits: limits.clone(),
         tool: tool(),
+        workers: Arc::new(tokio::sync::Semaphore::new(workers.max(1))),
     };
     let result = runtime.block_on(async move {
         let stdin = tokio::io::BufReader::new(tokio::io::stdin());
@@ -198,7 +233,7 @@ mod tests {
 
     fn call(args: Value) -> CallToolResult {
         let Value::Object(m) = args else { panic!() };
-        answer(Some(m), &Limits::default())
+        answer(Some(m), &Limits::default(), &CancelFlag::new())
     }
 
     #[test]
@@ -222,7 +257,7 @@ mod tests {
             extra.structured_content.unwrap()["error"]["code"],
             json!("unknown_argument")
         );
-        let none = answer(None, &Limits::default());
+        let none = answer(None, &Limits::default(), &CancelFlag::new());
         assert_eq!(
             none.structured_content.unwrap()["error"]["code"],
             json!("missing_action")

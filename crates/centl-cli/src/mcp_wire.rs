@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 use std::io;
 use std::sync::Arc;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, mpsc};
 
 /// JSON-RPC: the text is not JSON.
 pub const PARSE_ERROR: i64 = -32700;
@@ -223,21 +223,28 @@ pub async fn read_capped_line<R: AsyncBufRead + Unpin>(
 }
 
 /// Newline-delimited JSON-RPC over an async reader and writer, answering unreadable lines.
+///
+/// The lines are read, classified and (when refused) answered by a task of their own, which
+/// hands messages to [`Transport::receive`] through a channel. rmcp polls `receive` inside a
+/// `select!` and drops it whenever another branch is ready first (a response finished
+/// sending): a `receive` that read and answered lines itself lost the line it had half read
+/// or the refusal it was writing at that moment (found by the fuzz campaign's `mcp` target as
+/// a call that never got a reply). Receiving from a channel is cancel-safe.
 pub struct LineTransport<R, W> {
-    reader: R,
+    reader: Option<R>,
     writer: Arc<Mutex<W>>,
     limits: Limits,
-    line: Vec<u8>,
+    messages: Option<mpsc::Receiver<RxJsonRpcMessage<RoleServer>>>,
 }
 
 impl<R, W> LineTransport<R, W> {
     /// A transport over `reader` and `writer` holding messages to `limits`.
     pub fn new(reader: R, writer: W, limits: Limits) -> Self {
         LineTransport {
-            reader,
+            reader: Some(reader),
             writer: Arc::new(Mutex::new(writer)),
             limits,
-            line: Vec::new(),
+            messages: None,
         }
     }
 }
@@ -247,6 +254,39 @@ async fn write_line<W: AsyncWrite + Unpin>(writer: &Mutex<W>, bytes: &[u8]) -> i
     w.write_all(bytes).await?;
     w.write_all(b"\n").await?;
     w.flush().await
+}
+
+/// Reads lines until the input ends (or the transport is gone): messages go to `messages`,
+/// refusals are written back at once.
+async fn read_lines<R, W>(
+    mut reader: R,
+    writer: Arc<Mutex<W>>,
+    limits: Limits,
+    messages: mpsc::Sender<RxJsonRpcMessage<RoleServer>>,
+) where
+    R: AsyncBufRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut line = Vec::new();
+    while let Ok(Some(overflowed)) =
+        read_capped_line(&mut reader, &mut line, limits.max_line_bytes).await
+    {
+        match classify(&line, overflowed, &limits) {
+            Incoming::Message(m) => {
+                if messages.send(*m).await.is_err() {
+                    return;
+                }
+            }
+            Incoming::Refused(reply) => {
+                let Ok(bytes) = serde_json::to_vec(&reply) else {
+                    return;
+                };
+                if write_line(&writer, &bytes).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
 }
 
 impl<R, W> Transport<RoleServer> for LineTransport<R, W>
@@ -268,19 +308,18 @@ where
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
-        loop {
-            let cap = self.limits.max_line_bytes;
-            let overflowed = read_capped_line(&mut self.reader, &mut self.line, cap)
-                .await
-                .ok()??;
-            match classify(&self.line, overflowed, &self.limits) {
-                Incoming::Message(m) => return Some(*m),
-                Incoming::Refused(reply) => {
-                    let bytes = serde_json::to_vec(&reply).ok()?;
-                    write_line(&self.writer, &bytes).await.ok()?;
-                }
-            }
+        // The reader task starts on the first call, inside the runtime, before any await.
+        if let Some(reader) = self.reader.take() {
+            let (tx, rx) = mpsc::channel(16);
+            tokio::spawn(read_lines(
+                reader,
+                Arc::clone(&self.writer),
+                self.limits.clone(),
+                tx,
+            ));
+            self.messages = Some(rx);
         }
+        self.messages.as_mut()?.recv().await
     }
 
     async fn close(&mut self) -> Result<(), io::Error> {

@@ -253,3 +253,59 @@ fn spring_refusals() {
     assert!(e.contains("1000000"), "{e}");
     fails(&["spring", "1", "1,0,0", "0,0,0", "0,0", "1", "1", "1"]);
 }
+
+#[test]
+fn gauntlet_prints_what_it_checked_with_its_seed() {
+    let out = ok(&["gauntlet", "--seed", "7", "--cases", "3"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "gauntlet seed=7 cases=3");
+    assert!(
+        lines[1..lines.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("ok ") && l.contains(" 3/3: "))
+    );
+    assert!(out.contains("ok collision_3d_normal_reversal 3/3"), "{out}");
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("checked=") && last.ends_with("counterexamples=0"),
+        "{out}"
+    );
+    // The same seed gives the same report, line for line.
+    assert_eq!(ok(&["gauntlet", "--seed", "7", "--cases", "3"]), out);
+}
+
+#[test]
+fn gauntlet_without_a_seed_prints_the_fresh_one() {
+    let out = ok(&["gauntlet", "--cases", "1"]);
+    let seed = out
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("gauntlet seed="))
+        .and_then(|l| l.strip_suffix(" cases=1"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(seed.parse::<u64>().is_ok(), "{out}");
+}
+
+#[test]
+fn events_runs_the_billiard_break_exactly() {
+    let root = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/billiard_break.json"
+    );
+    let out = ok(&["events", root]);
+    // Contact times derived by hand (see crates/centl-physics/tests/event_world.rs).
+    assert!(
+        out.starts_with("events=4\nevent t=5/3 s cue r0 resolved"),
+        "{out}"
+    );
+    assert!(
+        out.contains("event t=143/45 s r0 r2 resolved kinetic_energy=9/2 J"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("energy_delta=0 J\nmomentum_delta=0,0,0 kg*m/s\n"),
+        "{out}"
+    );
+    let e = fails(&["events", "no/such/world.json"]);
+    assert!(e.contains("cannot read"), "{e}");
+}

@@ -66,6 +66,7 @@ fn capabilities_lists_every_action_schema_and_limit() {
         "resolve_isolated_elastic_sphere_contacts",
         "certify_linear_sphere_contact",
         "evolve_linear_sphere_pair_through_contact",
+        "evolve_sphere_world_events",
     ] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
@@ -543,9 +544,11 @@ fn same_input_gives_the_same_bytes() {
     ]
     .join("\n")
         + "\n";
-    let run = || {
+    // One worker replies in request order, so the bytes are the same; more workers may reorder
+    // the replies (each keeps its id), so only the set of lines is the same.
+    let run = |workers: &str| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_centl-physics"))
-            .arg("--serve")
+            .args(["--serve", "--workers", workers])
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()
@@ -558,7 +561,17 @@ fn same_input_gives_the_same_bytes() {
         assert!(out.status.success());
         out.stdout
     };
-    let (a, b) = (run(), run());
+    let (a, b) = (run("1"), run("1"));
     assert_eq!(a, b);
     assert_eq!(a.iter().filter(|&&c| c == b'\n').count(), 3);
+    let lines = |bytes: Vec<u8>| {
+        let mut l: Vec<String> = String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        l.sort();
+        l
+    };
+    assert_eq!(lines(run("4")), lines(a));
 }

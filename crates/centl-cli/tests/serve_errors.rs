@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Pipe, code, ok, particle, q, request, sphere, v3};
+use common::{Pipe, code, long_args, ok, particle, q, request, sphere, v3};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -320,6 +320,15 @@ fn every_error_code_is_distinct_keeps_the_id_and_does_not_stop_the_server() {
     assert_eq!(reply["error"]["limit"], json!(1 << 20));
     seen.insert("line_too_long");
     assert_eq!(ok(&server.send_line(GOOD))["quantity"], q("1", "m"));
+    // A long request cancelled by id; its reply and the cancel's may come in either order.
+    let long = request(json!("long"), "simulate", long_args());
+    server.write_raw(format!("{long}\n").as_bytes());
+    let cancel = request(json!("stop"), "cancel", json!({"id": "long"}));
+    server.write_raw(format!("{cancel}\n").as_bytes());
+    let (a, b) = (server.read(), server.read());
+    let cancelled = if a["id"] == json!("long") { a } else { b };
+    assert_eq!(code(&cancelled), "cancelled", "{cancelled}");
+    seen.insert("cancelled");
     server.finish();
 
     // Every protocol code and every engine code the protocol can reach was produced.
@@ -327,7 +336,7 @@ fn every_error_code_is_distinct_keeps_the_id_and_does_not_stop_the_server() {
     for c in &protocol {
         assert!(seen.contains(c), "no test input produced `{c}`");
     }
-    assert_eq!(seen.len(), 44, "{seen:?}");
+    assert_eq!(seen.len(), 45, "{seen:?}");
 }
 
 fn centl_protocol_codes() -> Vec<&'static str> {

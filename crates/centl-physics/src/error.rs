@@ -162,6 +162,19 @@ pub enum PhysicsError {
         /// What the arithmetic refused.
         reason: exact::ArithmeticError,
     },
+    /// A wall given an axis other than 0, 1 or 2.
+    #[error("a wall's axis must be 0, 1 or 2, got {axis}")]
+    InvalidWallAxis {
+        /// The axis given.
+        axis: usize,
+    },
+    /// The exact re-check at a wall event did not find the sphere touching the wall: an engine
+    /// defect, reported rather than trusted.
+    #[error("exact re-check failed at a wall event: clearance {clearance} m, not 0")]
+    WallEventRecheckFailed {
+        /// The clearance found, printed.
+        clearance: String,
+    },
     /// The exact re-check at an irrational event time did not find the spheres touching: an
     /// engine defect, reported rather than trusted.
     #[error(
@@ -207,7 +220,9 @@ impl PhysicsError {
             PhysicsError::NonPositiveWidth { .. } => "non_positive_width",
             PhysicsError::RefinementTooFine { .. } => "refinement_too_fine",
             PhysicsError::EventRecheckFailed { .. }
-            | PhysicsError::QuadraticEventRecheckFailed { .. } => "event_recheck_failed",
+            | PhysicsError::QuadraticEventRecheckFailed { .. }
+            | PhysicsError::WallEventRecheckFailed { .. } => "event_recheck_failed",
+            PhysicsError::InvalidWallAxis { .. } => "invalid_wall_axis",
             PhysicsError::QuadraticArithmetic { .. } => "quadratic_arithmetic",
         }
     }

@@ -10,8 +10,9 @@
 //! [`integrate`] (symplectic Euler), [`diagnostics`], [`world`] (ordered particle sets),
 //! [`contact`] (exact sphere classification and broad phase), [`collision`] (elastic
 //! responses), [`resolve`] (isolated touching pairs in a world), [`continuous`] (interval
-//! certificates), [`event`] (stepping through one contact event) and [`quadratic_event`] (the same
-//! step with state in a quadratic field Q(√d), for irrational event times).
+//! certificates), [`event`] (stepping through one contact event), [`quadratic_event`] (the same
+//! step with state in a quadratic field Q(√d), for irrational event times) and [`event_world`]
+//! (a whole world of spheres advanced event by event).
 //!
 //! ```
 //! use centl_physics::dims::{ACCELERATION, LENGTH, MASS, TIME, VELOCITY};
@@ -50,7 +51,9 @@ pub mod diagnostics;
 pub mod dims;
 pub mod error;
 pub mod event;
+pub mod event_world;
 pub mod force;
+pub mod gauntlet;
 pub mod integrate;
 pub mod particle;
 pub mod quadratic_event;
@@ -79,6 +82,10 @@ pub use error::PhysicsError;
 pub use event::{
     CompletedEvent, ContactEvent, DeferredEvent, EventDeferral, EventOutcome,
     IrrationalCompletedEvent, SphereChange, evolve_linear_sphere_pair_through_contact,
+};
+pub use event_world::{
+    EventWorldRun, MAX_WORLD_EVENTS, Partner, Wall, WorldDeferral, WorldEvent,
+    evolve_sphere_world_events, evolve_sphere_world_events_observed,
 };
 pub use force::{
     ConstantForce, ForceModel, HookeSpring, LinearDrag, UniformGravity, acceleration, net_force,

@@ -187,7 +187,7 @@ pub enum QuadraticOutcome {
 /// The first time in `[0, duration]` at which `f(t) = a t² + b t + c` reaches zero, for
 /// `f(0) = c ≥ 0`; `Ok(None)` when it stays positive, `Err(deferral)` when the root needs a
 /// radical beyond the state's field Q(√`field`) (`field` 1: the rationals).
-fn first_zero(
+pub(crate) fn first_zero(
     [a, b, c]: [&Q; 3],
     duration: &Q,
     field: Rational,
@@ -337,7 +337,7 @@ pub fn evolve_quadratic_sphere_pair(
 
 /// The elastic response along the unnormalised line of centres `n` (as in
 /// [`crate::elastic_collision_3d_at_contact`]): the impulse on the first sphere.
-fn respond(
+pub(crate) fn respond(
     a: &QuadraticSphere,
     b: &QuadraticSphere,
     n: &QuadraticVec,

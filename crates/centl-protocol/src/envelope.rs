@@ -6,7 +6,7 @@
 
 use crate::id::{RawId, find_id};
 use crate::json::{parse_strict, type_name};
-use crate::{Limits, ProtocolError, dispatch};
+use crate::{CancelFlag, Limits, ProtocolError, dispatch_cancellable};
 use serde_json::Value;
 
 /// The protocol version this server speaks.
@@ -36,6 +36,15 @@ pub fn handle_line(line: &[u8], limits: &Limits) -> String {
 /// The id is found by a flat scan before the line is parsed ([`find_id`]), so it is echoed
 /// whenever the line could be read as far as the id, even when the rest is refused.
 pub fn evaluate(line: &[u8], limits: &Limits) -> (RawId, Result<Value, ProtocolError>) {
+    evaluate_cancellable(line, limits, &CancelFlag::new())
+}
+
+/// [`evaluate`] under a [`CancelFlag`] the transport may set while the request runs.
+pub fn evaluate_cancellable(
+    line: &[u8],
+    limits: &Limits,
+    cancel: &CancelFlag,
+) -> (RawId, Result<Value, ProtocolError>) {
     if line.len() > limits.max_line_bytes {
         let limit = limits.max_line_bytes;
         return (RawId::null(), Err(ProtocolError::LineTooLong { limit }));
@@ -77,7 +86,7 @@ pub fn evaluate(line: &[u8], limits: &Limits) -> (RawId, Result<Value, ProtocolE
             .get("action")
             .and_then(Value::as_str)
             .ok_or(ProtocolError::MissingAction)?;
-        dispatch(action, map.get("args"), limits)
+        dispatch_cancellable(action, map.get("args"), limits, cancel)
     })();
     (id, outcome)
 }

@@ -233,6 +233,13 @@ pub enum ProtocolError {
         /// The limit in force.
         limit: usize,
     },
+    /// A request its client cancelled while it waited or ran (a JSON Lines `cancel` action or an
+    /// MCP `notifications/cancelled`); its work stopped there and nothing of it is returned.
+    #[error("the request was cancelled by its client{}", at_step(*.step))]
+    Cancelled {
+        /// The simulation step after which the work stopped (0 before any step).
+        step: u64,
+    },
     /// A refusal of the exact engine, with the argument it concerns when known.
     #[error("{source}")]
     Physics {
@@ -299,6 +306,7 @@ impl ProtocolError {
             ProtocolError::RationalTooLarge { .. } => "rational_too_large",
             ProtocolError::WorkLimitExceeded { .. } => "work_limit_exceeded",
             ProtocolError::ReplyTooLarge { .. } => "reply_too_large",
+            ProtocolError::Cancelled { .. } => "cancelled",
             ProtocolError::Physics { source, .. } => source.code(),
         }
     }
@@ -355,6 +363,7 @@ impl ProtocolError {
                 put("samples", json!(samples));
                 put("limit", json!(limit));
             }
+            ProtocolError::Cancelled { step } => put("step", json!(step)),
             ProtocolError::WorkLimitExceeded { work, step, limit } => {
                 put("work", json!(work));
                 put("step", json!(step));
@@ -443,4 +452,5 @@ pub const PROTOCOL_CODES: &[&str] = &[
     "rational_too_large",
     "work_limit_exceeded",
     "reply_too_large",
+    "cancelled",
 ];

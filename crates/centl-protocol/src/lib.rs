@@ -15,6 +15,7 @@
 
 pub mod actions;
 pub mod budget;
+pub mod cancel;
 pub mod envelope;
 mod error;
 pub mod id;
@@ -27,9 +28,10 @@ pub mod table;
 pub mod transport;
 pub mod wire;
 
-pub use envelope::{VERSION, evaluate, handle_line, response_line};
+pub use cancel::CancelFlag;
+pub use envelope::{VERSION, evaluate, evaluate_cancellable, handle_line, response_line};
 pub use error::{PROTOCOL_CODES, ProtocolError};
 pub use id::RawId;
 pub use limits::Limits;
-pub use table::{Action, Args, dispatch, table};
-pub use transport::serve;
+pub use table::{Action, Args, dispatch, dispatch_cancellable, table};
+pub use transport::{serve, serve_with_workers};

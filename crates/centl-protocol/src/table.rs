@@ -3,7 +3,7 @@
 //! Both transports (JSON Lines and MCP) call [`dispatch`]; nothing else evaluates a request.
 
 use crate::schema::{Field, Kind, check_object, join};
-use crate::{Limits, ProtocolError, actions, wire};
+use crate::{CancelFlag, Limits, ProtocolError, actions, wire};
 use exact::Rational;
 use serde_json::{Map, Value};
 use units::Dimension;
@@ -38,6 +38,18 @@ pub fn dispatch(
     args: Option<&Value>,
     limits: &Limits,
 ) -> Result<Value, ProtocolError> {
+    dispatch_cancellable(action, args, limits, &CancelFlag::new())
+}
+
+/// [`dispatch`] under a [`CancelFlag`]: checked before the action starts and by the action
+/// as it runs (after every `simulate` step), ending in [`ProtocolError::Cancelled`].
+pub fn dispatch_cancellable(
+    action: &str,
+    args: Option<&Value>,
+    limits: &Limits,
+    cancel: &CancelFlag,
+) -> Result<Value, ProtocolError> {
+    cancel.check(0)?;
     let handler = find(action).ok_or_else(|| ProtocolError::UnknownAction {
         action: action.to_string(),
     })?;
@@ -54,7 +66,11 @@ pub fn dispatch(
         }
     };
     check_object(map, handler.args(), "args")?;
-    let result = handler.run(&Args { map, limits })?;
+    let result = handler.run(&Args {
+        map,
+        limits,
+        cancel,
+    })?;
     crate::reply::check_reply(&result, limits)?;
     Ok(result)
 }
@@ -65,12 +81,18 @@ pub struct Args<'a> {
     map: &'a Map<String, Value>,
     /// The limits in force.
     pub limits: &'a Limits,
+    /// Set when the client cancels the request; long actions read it as they run.
+    pub cancel: &'a CancelFlag,
 }
 
 impl<'a> Args<'a> {
     /// Arguments over an already shape-checked object.
-    pub fn new(map: &'a Map<String, Value>, limits: &'a Limits) -> Self {
-        Args { map, limits }
+    pub fn new(map: &'a Map<String, Value>, limits: &'a Limits, cancel: &'a CancelFlag) -> Self {
+        Args {
+            map,
+            limits,
+            cancel,
+        }
     }
 
     /// The raw value of an argument, if present.

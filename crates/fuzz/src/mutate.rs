@@ -87,13 +87,25 @@ fn unit_expr(rng: &mut ChaCha8Rng, depth: u32) -> String {
     out
 }
 
+/// The most bytes a generated request may take: twice the protocol's line limit, so lines past
+/// the limit are still sent, but a chain of repetitions (an element repeated 4,097 times inside
+/// an array itself repeated 4,097 times) cannot grow an input without bound.
+pub const MAX_REQUEST_BYTES: usize = 2 << 20;
+
 /// A mutated copy of a JSON request: 1 to 4 node mutations, sometimes a byte-level one on top.
+/// Never longer than [`MAX_REQUEST_BYTES`] before the byte-level damage (which adds at most 64
+/// bytes): a mutation that would pass it is undone.
 pub fn request(rng: &mut ChaCha8Rng, seed: &Value) -> Vec<u8> {
     let mut v = seed.clone();
-    for _ in 0..1 + below(rng, 4) {
-        mutate_value(rng, &mut v, 0);
-    }
     let mut bytes = serde_json::to_vec(&v).unwrap_or_default();
+    for _ in 0..1 + below(rng, 4) {
+        let before = v.clone();
+        mutate_value(rng, &mut v, 0);
+        match serde_json::to_vec(&v) {
+            Ok(b) if b.len() <= MAX_REQUEST_BYTES => bytes = b,
+            _ => v = before,
+        }
+    }
     if below(rng, 8) == 0 {
         bytes = mutate_bytes(rng, bytes);
     }
@@ -116,6 +128,9 @@ fn mutate_value(rng: &mut ChaCha8Rng, v: &mut Value, depth: u32) {
                 // Repeat an element: many particles, forces or spheres.
                 let times = *pick(rng, &[2usize, 16, 255, 256, 257, 4097]);
                 let item = items[i].clone();
+                // No more copies than fit in the request bound (the item's size bounds them).
+                let size = serde_json::to_vec(&item).map_or(usize::MAX, |b| b.len() + 1);
+                let times = times.min(MAX_REQUEST_BYTES / size);
                 items.extend(std::iter::repeat_n(item, times));
             } else {
                 mutate_value(rng, &mut items[i], depth + 1);
@@ -284,4 +299,27 @@ pub fn run_flags(rng: &mut ChaCha8Rng) -> Vec<String> {
         _ => {}
     }
     flags
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn repeats_of_repeats_stay_within_the_request_bound() {
+        // Arrays inside arrays, each element repeatable 4,097 times: unbounded, this grows to
+        // gigabytes within a few mutations.
+        let seed = json!({"v": 1, "id": 1, "action": "simulate", "args": {"particles": [
+            {"id": "a", "position": {"value": [[["0", "0", "0"]]], "unit": "m"}}]}});
+        for s in 0..300 {
+            let mut rng = ChaCha8Rng::seed_from_u64(s);
+            let bytes = request(&mut rng, &seed);
+            assert!(
+                bytes.len() <= MAX_REQUEST_BYTES + 64,
+                "seed {s}: {} bytes",
+                bytes.len()
+            );
+        }
+    }
 }

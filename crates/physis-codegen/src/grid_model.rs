@@ -151,7 +151,7 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
         ));
     }
     enum Scheme {
-        Explicit(usize, bool, bool),
+        Explicit(usize, (bool, bool, bool)),
         Implicit(usize, Option<usize>, usize, Option<usize>),
     }
     let scheme = match &ir.scheme.fns {
@@ -159,7 +159,11 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
             step,
             adaptive,
             fsal,
-        } => Scheme::Explicit(gen_fn("step_at", step, &mut hoist)?, *adaptive, *fsal),
+            dense,
+        } => Scheme::Explicit(
+            gen_fn("step_at", step, &mut hoist)?,
+            (*adaptive, *fsal, *dense),
+        ),
         SchemeFns::Implicit {
             residual,
             jacobian,
@@ -243,9 +247,7 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
         quote!(#j => { let mut v = [0.0f64; #n]; #c #(#writes)* })
     });
     let scheme_impl = match scheme {
-        Scheme::Explicit(s, adaptive, fsal) => {
-            explicit(&gens[s], &gens[rate], adaptive, fsal, dim, nw)
-        }
+        Scheme::Explicit(s, outs) => explicit(&gens[s], &gens[rate], outs, dim, nw),
         Scheme::Implicit(res, jac, jv, err) => implicit(
             &gens[res],
             jac.map(|j| &gens[j]),

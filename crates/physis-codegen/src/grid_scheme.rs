@@ -9,12 +9,12 @@ use crate::grid_model::{At, Call, Gen};
 use crate::names::usize_lit;
 
 /// `step` of an explicit scheme: the step function fills `so` (next, error when adaptive,
-/// f1 when fsal), copied into the driver's slices.
+/// f1 when fsal, the continuous extension's `q` when dense: the outputs
+/// `(adaptive, fsal, dense)`), copied into the driver's slices.
 pub(crate) fn explicit(
     step: &Gen,
     rate: &Gen,
-    adaptive: bool,
-    fsal: bool,
+    (adaptive, fsal, dense): (bool, bool, bool),
     dim: usize,
     nw: usize,
 ) -> TokenStream {
@@ -36,6 +36,18 @@ pub(crate) fn explicit(
         })
     } else {
         quote!()
+    };
+    let q = if dense {
+        let at = from + if fsal { dim } else { 0 };
+        let (a, b) = (usize_lit(at), usize_lit(at + dim));
+        quote!(if let Some(q) = dense {
+            for (x, s) in q.iter_mut().zip(&self.so[#a..#b]) { *x = *s; }
+        })
+    } else {
+        // Asked for a continuous extension the scheme lacks: zero, Hermite alone.
+        quote!(if let Some(q) = dense {
+            q.fill(0.0);
+        })
     };
     let f1 = if fsal {
         let (a, b) = (usize_lit(from), usize_lit(from + dim));
@@ -60,10 +72,11 @@ pub(crate) fn explicit(
     };
     quote! {
         fn step(&mut self, args: &::physis_runtime::StepArgs<'_>, out: ::physis_runtime::StepOut<'_>) {
-            let ::physis_runtime::StepOut { next, err, f1 } = out;
+            let ::physis_runtime::StepOut { next, err, f1, dense } = out;
             #c
             for (x, s) in next.iter_mut().zip(&self.so[..#d]) { *x = *s; }
             #err
+            #q
             #f1
         }
     }

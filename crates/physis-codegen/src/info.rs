@@ -29,7 +29,7 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
     let (sname, order, adaptive, implicit, stochastic) =
         (&sc.name, sc.order, sc.adaptive, sc.implicit, sc.stochastic);
     let radius = opt_f64(sc.stability_radius);
-    let (stages, residual_evals, fsal) = (sc.stages, sc.residual_evals, sc.fsal);
+    let (stages, residual_evals, fsal, dense) = (sc.stages, sc.residual_evals, sc.fsal, sc.dense);
     let st = &info.settings;
     let t0 = f64_lit(st.t0);
     let step = opt_f64(st.step);
@@ -90,6 +90,7 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
                 stages: #stages,
                 residual_evals: #residual_evals,
                 fsal: #fsal,
+                dense: #dense,
             },
             settings: #rt::Settings {
                 t0: #t0,

@@ -71,10 +71,11 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
             step,
             adaptive,
             fsal,
+            dense,
         } => {
             let inp = gen_fn("step_at", step, &mut hoist)?;
             lane_step = Some((inp, *adaptive, *fsal));
-            explicit(inp, rate, *adaptive, *fsal, dim, nw)
+            explicit(inp, rate, (*adaptive, *fsal, *dense), dim, nw)
         }
         SchemeFns::Implicit {
             residual,
@@ -404,12 +405,12 @@ fn invoke(
     quote!({ #(#stmts)* Self::#name(&self.k, #(#args),*) })
 }
 
-/// `step` of an explicit scheme: `next`, then `error` when adaptive, then `f1`.
+/// `step` of an explicit scheme: `next`, then `error` when adaptive, then `f1`, then the
+/// continuous extension's `q` when `dense` (the outputs `(adaptive, fsal, dense)`).
 fn explicit(
     step: Inputs,
     rate: Inputs,
-    adaptive: bool,
-    fsal: bool,
+    (adaptive, fsal, dense): (bool, bool, bool),
     dim: usize,
     nw: usize,
 ) -> TokenStream {
@@ -431,6 +432,18 @@ fn explicit(
         })
     } else {
         quote!()
+    };
+    let q = if dense {
+        let at = from + if fsal { dim } else { 0 };
+        let (a, b) = (usize_lit(at), usize_lit(at + dim));
+        quote!(if let Some(q) = out.dense {
+            for (x, s) in q.iter_mut().zip(&v[#a..#b]) { *x = *s; }
+        })
+    } else {
+        // Asked for a continuous extension the scheme lacks: zero, Hermite alone.
+        quote!(if let Some(q) = out.dense {
+            q.fill(0.0);
+        })
     };
     let f1 = if fsal {
         let (a, b) = (usize_lit(from), usize_lit(from + dim));
@@ -463,6 +476,7 @@ fn explicit(
             let v = #call;
             for (x, s) in out.next.iter_mut().zip(&v[..#d]) { *x = *s; }
             #err
+            #q
             #f1
         }
     }

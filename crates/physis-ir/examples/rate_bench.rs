@@ -103,6 +103,7 @@ fn main() {
                     next: &mut next,
                     err: Some(&mut err),
                     f1: Some(&mut f1),
+                    dense: None,
                 },
             );
             black_box(&next);

@@ -54,6 +54,7 @@ enum SchemeProgs {
         step: Prog,
         adaptive: bool,
         fsal: bool,
+        dense: bool,
     },
     Implicit {
         residual: Prog,
@@ -131,10 +132,12 @@ impl TapeModel {
                 step,
                 adaptive,
                 fsal,
+                dense,
             } => SchemeProgs::Explicit {
                 step: prog(step)?,
                 adaptive: *adaptive,
                 fsal: *fsal,
+                dense: *dense,
             },
             SchemeFns::Implicit {
                 residual,
@@ -266,6 +269,7 @@ impl Model for TapeModel {
             step,
             adaptive,
             fsal,
+            dense,
         } = &mut self.scheme
         else {
             // The driver never steps an implicit scheme; leave a non-finite state if it does.
@@ -280,6 +284,15 @@ impl Model for TapeModel {
                 step.write(from, err);
             }
             from += dim;
+        }
+        if let Some(q) = out.dense {
+            // Asked for a continuous extension the scheme lacks: zero, Hermite alone.
+            let at = from + if *fsal { dim } else { 0 };
+            if *dense {
+                step.write(at, q);
+            } else {
+                q.fill(0.0);
+            }
         }
         if let Some(f1) = out.f1 {
             if *fsal {

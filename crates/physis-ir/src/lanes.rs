@@ -172,6 +172,7 @@ impl LaneProgram {
             step,
             adaptive: false,
             fsal,
+            ..
         } = &model.scheme.fns
         else {
             return Ok(None);

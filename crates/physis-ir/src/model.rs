@@ -249,9 +249,14 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
             why: "a model without noise does not have",
         });
     }
-    let (implicit, adaptive, fsal) = match &sp.fns {
-        SchemeFns::Explicit { adaptive, fsal, .. } => (false, *adaptive, *fsal),
-        SchemeFns::Implicit { error, .. } => (true, error.is_some(), false),
+    let (implicit, adaptive, fsal, dense) = match &sp.fns {
+        SchemeFns::Explicit {
+            adaptive,
+            fsal,
+            dense,
+            ..
+        } => (false, *adaptive, *fsal, *dense),
+        SchemeFns::Implicit { error, .. } => (true, error.is_some(), false, false),
     };
     info.scheme = SchemeInfo {
         name: scheme.name.clone(),
@@ -263,6 +268,7 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
         stages: if implicit { 0 } else { sp.stages.evals },
         residual_evals: if implicit { sp.stages.evals } else { 0 },
         fsal,
+        dense,
     };
     let jacobian_pattern = match &sp.fns {
         SchemeFns::Implicit { residual, .. } if dim > crate::specialise::DENSE_JACOBIAN_MAX => {

@@ -172,6 +172,12 @@ pub struct SchemeDef {
     pub order: Option<u32>,
     /// The body in order.
     pub bindings: Vec<SBinding>,
+    /// The scheme's own continuous extension, if it has one: a state-shaped `q` over the
+    /// bindings such that the state inside the step is the cubic Hermite interpolant of
+    /// its ends plus `θ²(1−θ)²·q` (`θ` the fraction of the step). Only built-in schemes
+    /// carry one (Dormand–Prince's free fourth-order interpolant); the language has no
+    /// syntax for it, so a scheme of the user's own is interpolated by Hermite alone.
+    pub dense: Option<SExpr>,
 }
 
 impl SchemeDef {
@@ -182,6 +188,7 @@ impl SchemeDef {
             stable: None,
             order: None,
             bindings: Vec::new(),
+            dense: None,
         }
     }
 

@@ -6,6 +6,7 @@ use crate::error::IrError;
 use crate::ir::Source;
 use crate::layout::Dynamics;
 use crate::scheme::{Role, SchemeDef};
+
 use crate::specialise::{SVal, SchemeCtx, Stages};
 
 /// The functions a scheme specialises into.
@@ -13,15 +14,18 @@ use crate::specialise::{SVal, SchemeCtx, Stages};
 #[non_exhaustive]
 #[allow(clippy::large_enum_variant)] // one per model; boxing would buy nothing
 pub enum SchemeFns {
-    /// An explicit scheme: one `step(t, h, y, f0, dW) -> next ++ error? ++ f1?`.
+    /// An explicit scheme: one `step(t, h, y, f0, dW) -> next ++ error? ++ f1? ++ dense?`.
     Explicit {
         /// The step; outputs `next` per part, then `error` per part when adaptive, then
-        /// `f(t + h, next)` per part when `fsal`.
+        /// `f(t + h, next)` per part when `fsal`, then the continuous extension's `q`
+        /// (see [`SchemeDef::dense`]) per part when `dense`.
         step: crate::ir::Function,
         /// True when `error` is among the outputs.
         adaptive: bool,
         /// True when `f1` is among the outputs.
         fsal: bool,
+        /// True when the continuous extension's `q` is among the outputs.
+        dense: bool,
     },
     /// An implicit scheme: Newton solves `residual(t, h, y, f0, next) = 0`.
     Implicit {
@@ -107,6 +111,13 @@ pub fn specialise(scheme: &SchemeDef, dynamics: &Dynamics) -> Result<Specialised
     let stochastic = scheme.is_stochastic();
     let stages = ctx.stages();
     if !scheme.is_implicit() {
+        let dense = match &scheme.dense {
+            Some(q) => {
+                let v = ctx.eval(q, &vars)?;
+                Some(ctx.state(&v, parts, "the continuous extension")?)
+            }
+            None => None,
+        };
         let fsal = ctx.probe_fsal(&next)?;
         let mut outs = next.clone();
         if let Some(e) = &error {
@@ -115,12 +126,16 @@ pub fn specialise(scheme: &SchemeDef, dynamics: &Dynamics) -> Result<Specialised
         if let Some(f1) = &fsal {
             outs.extend(f1);
         }
+        if let Some(q) = &dense {
+            outs.extend(q);
+        }
         let step = ctx.into_builder().finish("step", &outs)?;
         return Ok(Specialised {
             fns: SchemeFns::Explicit {
                 step,
                 adaptive: error.is_some(),
                 fsal: fsal.is_some(),
+                dense: dense.is_some(),
             },
             stages,
             stochastic,

@@ -227,6 +227,7 @@ fn ornstein_uhlenbeck_splits_drift_and_diffusion() {
             next: &mut next,
             err: None,
             f1: None,
+            dense: None,
         },
     );
     assert!(

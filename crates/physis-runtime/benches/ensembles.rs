@@ -75,6 +75,7 @@ fn scheme(name: &str, stochastic: bool, stages: u32, radius: Option<f64>) -> Sch
         stages,
         residual_evals: 0,
         fsal: false,
+        dense: false,
     }
 }
 

@@ -157,6 +157,7 @@ fn lv() -> Lv {
             stages: 6,
             residual_evals: 0,
             fsal: true,
+            dense: false,
         },
         settings: Settings {
             tolerance: 1e-8,

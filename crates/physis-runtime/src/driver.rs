@@ -5,6 +5,7 @@
 //! run ([`Simulation::run`]) and a pull-based stream ([`crate::Samples`]). Buffers are
 //! allocated once in [`Simulation::new`]; a step allocates nothing.
 
+mod land;
 mod lockstep;
 mod start;
 mod step;
@@ -69,6 +70,8 @@ pub struct Simulation<M: Model> {
     ynew: Vec<f64>,
     fnew: Vec<f64>,
     err: Vec<f64>,
+    /// The continuous extension of the last attempted step (empty without one).
+    q: Vec<f64>,
     ytmp: Vec<f64>,
     dtmp: Vec<f64>,
     pre: Vec<f64>,
@@ -94,6 +97,11 @@ pub struct Simulation<M: Model> {
     time_only_clauses: bool,
     /// Margins at the end of a step, for that shortcut.
     end_margins: Vec<f64>,
+    /// The stops whose atoms all read only `t`: a step is shortened to land on the first
+    /// time one holds (`land.rs`).
+    time_stops: Vec<usize>,
+    /// Margins at a candidate landing time.
+    land: Vec<f64>,
     newton: Option<Newton>,
     noise: Noise,
     stats: Stats,
@@ -181,6 +189,18 @@ fn validate(info: &ModelInfo) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The stops whose every atom reads only `t`, by index.
+fn time_stops(info: &ModelInfo) -> Vec<usize> {
+    let mut used = Vec::new();
+    (0..info.stops.len())
+        .filter(|&i| {
+            used.clear();
+            info.stops[i].cond.atoms_into(&mut used);
+            used.iter().all(|&k| info.atoms[k].time_only)
+        })
+        .collect()
+}
+
 /// The settings of a run of a model described by `info` with `options`, checked, and its
 /// fixed step if it has one.
 fn settings(info: &ModelInfo, options: &RunOptions) -> Result<(Config, Option<f64>), RunError> {
@@ -236,6 +256,8 @@ impl<M: Model> Simulation<M> {
             locator: Locator::new(&info),
             time_only_clauses: info.events.is_empty() && info.atoms.iter().all(|a| a.time_only),
             end_margins: vec![0.0; info.atoms.len()],
+            time_stops: time_stops(&info),
+            land: vec![0.0; info.atoms.len()],
             newton: info.scheme.implicit.then(|| Newton::for_model(&model, n)),
             noise: Noise::new(cfg.seed, cfg.stream),
             dw: vec![0.0; info.noises],
@@ -255,6 +277,7 @@ impl<M: Model> Simulation<M> {
             ynew: z(),
             fnew: z(),
             err: z(),
+            q: if info.scheme.dense { z() } else { Vec::new() },
             ytmp: z(),
             dtmp: z(),
             pre: z(),
@@ -293,6 +316,7 @@ impl<M: Model> Simulation<M> {
             ynew,
             fnew,
             err,
+            q,
             ytmp,
             dtmp,
             pre,
@@ -310,6 +334,8 @@ impl<M: Model> Simulation<M> {
             locator,
             time_only_clauses: _,
             end_margins,
+            time_stops: _,
+            land,
             newton,
             noise,
             stats,
@@ -321,6 +347,7 @@ impl<M: Model> Simulation<M> {
             ynew,
             fnew,
             err,
+            q,
             ytmp,
             dtmp,
             pre,
@@ -330,6 +357,7 @@ impl<M: Model> Simulation<M> {
             dw,
             last_tie,
             end_margins,
+            land,
         ] {
             v.fill(0.0);
         }

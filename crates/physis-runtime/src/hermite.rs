@@ -1,6 +1,8 @@
-//! Cubic Hermite interpolation of one accepted step: the dense output used for samples,
-//! event and stop location. It matches the state and the rate at both ends, so it is
-//! continuous with slope across steps and exact for piecewise-quadratic motion.
+//! The dense output of one accepted step, used for samples, event and stop location: the
+//! cubic Hermite interpolant of its ends, plus the scheme's own continuous extension when
+//! it has one (Dormand–Prince: `θ²(1−θ)²·q`, which makes it fourth order). Both match the
+//! state and the rate at the two ends, so the dense output is continuous with slope across
+//! steps; Hermite alone is exact for piecewise-cubic motion.
 
 /// The two ends of an accepted step.
 #[derive(Debug, Clone, Copy)]
@@ -11,6 +13,8 @@ pub(crate) struct Segment<'a> {
     pub fa: &'a [f64],
     pub yb: &'a [f64],
     pub fb: &'a [f64],
+    /// The scheme's continuous extension `q`, if it has one.
+    pub q: Option<&'a [f64]>,
 }
 
 impl Segment<'_> {
@@ -33,6 +37,12 @@ impl Segment<'_> {
             let d = self.yb[i] - self.ya[i];
             *out = self.ya[i] + s * d + a * (b * d + c * self.fa[i] + e * self.fb[i]);
         }
+        if let Some(q) = self.q {
+            let w = a * a;
+            for (out, qi) in y.iter_mut().zip(q) {
+                *out += w * qi;
+            }
+        }
     }
 
     /// Slope of the interpolant at `tau` into `d`; exact copies of the rates at the ends.
@@ -53,6 +63,13 @@ impl Segment<'_> {
         for (i, out) in d.iter_mut().enumerate() {
             *out = dy * (self.yb[i] - self.ya[i]) + g10 * self.fa[i] + g11 * self.fb[i];
         }
+        if let Some(q) = self.q {
+            // d/dτ of θ²(1−θ)² is 2θ(1−θ)(1−2θ)/h.
+            let w = 2.0 * s * (1.0 - s) * (1.0 - 2.0 * s) / h;
+            for (out, qi) in d.iter_mut().zip(q) {
+                *out += w * qi;
+            }
+        }
     }
 }
 
@@ -69,6 +86,7 @@ mod tests {
             fa: &[0.0],
             yb: &[0.1],
             fb: &[0.0],
+            q: None,
         };
         for k in 0..=100 {
             let mut v = [0.0];
@@ -90,6 +108,7 @@ mod tests {
             fa: &[f(ta)],
             yb: &[y(tb)],
             fb: &[f(tb)],
+            q: None,
         };
         for k in 0..=10 {
             let t = ta + (tb - ta) * f64::from(k) / 10.0;

@@ -112,6 +112,10 @@ pub struct SchemeInfo {
     /// True when `step` writes `f(t + h, next)` into `f1` (first same as last), which
     /// saves the driver one evaluation per step.
     pub fsal: bool,
+    /// True when `step` writes a continuous extension into [`crate::StepOut::dense`]
+    /// (Dormand–Prince's fourth-order interpolant); samples, events and stops inside a
+    /// step are then read from it instead of the cubic Hermite interpolant alone.
+    pub dense: bool,
 }
 
 /// Run settings as declared in the source; [`crate::RunOptions`] overrides them per run.

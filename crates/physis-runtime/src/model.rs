@@ -35,6 +35,11 @@ pub struct StepOut<'a> {
     pub err: Option<&'a mut [f64]>,
     /// `f(t + h, next)`, present when the scheme declares `fsal`; the step must fill it.
     pub f1: Option<&'a mut [f64]>,
+    /// The continuous extension's `q`, present when the scheme has one
+    /// ([`crate::SchemeInfo::dense`]): the state at `t + θh` is the cubic Hermite
+    /// interpolant of the step's ends plus `θ²(1−θ)²·q`. A step asked for it without
+    /// having one writes zeros.
+    pub dense: Option<&'a mut [f64]>,
 }
 
 /// The kind of Jacobian a model supplies for Newton.

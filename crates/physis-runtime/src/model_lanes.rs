@@ -74,6 +74,7 @@ impl<M: Model + Send> LaneKernel for ModelLanes<M> {
                 next: &mut self.next,
                 err: None,
                 f1: self.fsal.then_some(&mut self.f1[..]),
+                dense: None,
             };
             m.step(&args, out);
             scatter(&self.next, w, l, next);

@@ -190,6 +190,7 @@ mod tests {
                 stages: 0,
                 residual_evals: 1,
                 fsal: false,
+                dense: false,
             },
             settings: Settings::default(),
             integrate: None,
@@ -225,6 +226,7 @@ mod tests {
                 next: &mut v,
                 err: None,
                 f1: None,
+                dense: None,
             },
         );
         check(&mut v, 3.0);

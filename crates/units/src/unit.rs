@@ -74,7 +74,20 @@ impl Unit {
 
     /// The factor to SI base units as a float, for the floating-point half (Physis).
     pub fn scale_f64(&self) -> f64 {
-        self.factor.to_f64_lossy() * std::f64::consts::PI.powi(self.pi_power)
+        let pi = std::f64::consts::PI;
+        let direct = self.factor.to_f64_lossy() * pi.powi(self.pi_power);
+        if direct.is_finite() && (direct != 0.0 || self.factor.is_zero()) {
+            return direct;
+        }
+        // A part over- or underflowed alone (`(deg^-35)^18` is 180^630 times π^-630, which as
+        // separate floats is ∞·0 = NaN): take the factor's binary exponent out exactly and join
+        // the parts through logarithms.
+        let e = self.factor.numerator_bits() as i64 - self.factor.denominator_bits() as i64;
+        let mantissa = Rational::from(2i64)
+            .pow(-e)
+            .map_or(f64::NAN, |two| (&self.factor * &two).to_f64_lossy());
+        let log2 = e as f64 + mantissa.abs().log2() + f64::from(self.pi_power) * pi.log2();
+        mantissa.signum() * log2.exp2()
     }
 
     /// A value in this unit expressed exactly in SI base units.

@@ -58,3 +58,21 @@ fn factor_bits_limit_edges() {
     assert_eq!(at.exact_factor().unwrap(), ten.pow(2464).unwrap());
     assert_eq!(too_large("(Qm*Qm*Pm*hm)^32*hm"), 8193);
 }
+
+/// Fuzz finding (seed 1796457681356780855): a unit whose rational factor and power of π each
+/// leave the float range alone had a NaN float scale (∞ · 0).
+#[test]
+fn float_scale_of_a_unit_past_the_float_range_in_parts_is_never_nan() {
+    let past = units::parse_unit("C·(deg^-35·bar)^18").expect("parses");
+    // (180/π)^630 · 10^90 ≈ 10^1198: beyond f64, so +∞ (not NaN).
+    assert_eq!(past.scale_f64(), f64::INFINITY);
+    // (180/π)^160 ≈ 10^281 fits, though 180^160 alone overflows and π^-160 does not.
+    let fits = units::parse_unit("(deg^-40)^4").expect("parses");
+    let truth = (180.0 / std::f64::consts::PI).powi(160);
+    let got = fits.scale_f64();
+    assert!(((got - truth) / truth).abs() < 1e-11, "{got} vs {truth}");
+    // And the other way: (π/180)^160 ≈ 10^-281.
+    let small = units::parse_unit("(deg^40)^4").expect("parses");
+    let got = small.scale_f64();
+    assert!(((got - 1.0 / truth) * truth).abs() < 1e-11, "{got}");
+}

@@ -89,6 +89,7 @@ fn kernel_matches_models<M: Model>(name: &str, members: usize, make: impl Fn(usi
                 next: &mut nx,
                 err: adaptive.then_some(&mut err[..]),
                 f1: fsal.then_some(&mut g1[..]),
+                dense: None,
             },
         );
         assert_eq!(

@@ -15,8 +15,13 @@ pub struct Pipe {
 impl Pipe {
     /// Starts the binary with one flag (`--serve` or `--mcp`).
     pub fn start(flag: &str) -> Pipe {
+        Pipe::start_with(&[flag])
+    }
+
+    /// Starts the binary with these arguments (`["--serve", "--workers", "1"]`).
+    pub fn start_with(args: &[&str]) -> Pipe {
         let mut child = Command::new(env!("CARGO_BIN_EXE_centl-physics"))
-            .arg(flag)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -129,4 +134,26 @@ pub fn code(reply: &Value) -> &str {
             .is_some_and(|m| !m.is_empty())
     );
     reply["error"]["code"].as_str().expect("code")
+}
+
+/// `simulate` arguments for a world of 256 particles over 32,768 steps: within every default
+/// limit, and about a minute of work in a debug build, far longer than a test takes to cancel
+/// it.
+pub fn long_args() -> Value {
+    let world: Vec<Value> = (0..256)
+        .map(|i| {
+            json!({
+                "id": format!("p{i}"),
+                "mass": {"value": "1", "unit": "kg"},
+                "position": {"value": [i.to_string(), "0", "0"], "unit": "m"},
+                "velocity": {"value": ["0", "1/7", "0"], "unit": "m/s"},
+            })
+        })
+        .collect();
+    json!({
+        "world": world,
+        "forces": [{"kind": "gravity", "acceleration": {"value": ["0", "0", "-1"], "unit": "m/s^2"}}],
+        "dt": {"value": "1/3", "unit": "s"},
+        "steps": 32768,
+    })
 }

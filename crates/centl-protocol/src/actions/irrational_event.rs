@@ -14,7 +14,7 @@ use serde_json::Value;
 
 /// A sphere whose state lies in Q(√D).
 #[derive(Serialize)]
-struct FieldSphereOut {
+pub(super) struct FieldSphereOut {
     id: String,
     mass: QuantityOut,
     position: QuadraticVectorOut,

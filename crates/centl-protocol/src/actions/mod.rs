@@ -12,6 +12,7 @@ mod evolve_contact;
 mod irrational_event;
 mod resolve_contacts;
 mod simulate;
+mod world_events;
 
 use crate::Action;
 
@@ -28,4 +29,5 @@ pub static ALL: &[&dyn Action] = &[
     &resolve_contacts::ResolveContacts,
     &certify_contact::CertifyContact,
     &evolve_contact::EvolveContact,
+    &world_events::WorldEvents,
 ];

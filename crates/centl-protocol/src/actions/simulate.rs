@@ -13,7 +13,7 @@ use crate::model::{self, FORCE_KIND, PARTICLE, ParticleOut, unit};
 use crate::reply::json_bytes;
 use crate::schema::{Field, Kind};
 use crate::wire::{QuantityOut, q};
-use crate::{Action, Args, Limits, ProtocolError};
+use crate::{Action, Args, CancelFlag, Limits, ProtocolError};
 use centl_physics::dims::TIME;
 use centl_physics::{
     AffineWorldStepper, ForceModel, INTEGRATOR_NAME, PhysicsError, StateBits, World,
@@ -96,6 +96,7 @@ struct Run<'a> {
     stride: Option<u64>,
     per_step: u64,
     limits: &'a Limits,
+    cancel: &'a CancelFlag,
 }
 
 type Evolved = (World, Rational, Option<Vec<Sample>>);
@@ -148,6 +149,7 @@ impl Run<'_> {
                     }
                 }
             };
+            self.cancel.check(step)?;
             time += self.dt.value();
             let bits = bits.max(time.bits());
             if bits > l.max_rational_bits {
@@ -281,6 +283,7 @@ impl Action for Simulate {
             stride,
             per_step,
             limits: l,
+            cancel: args.cancel,
         };
         // The fast exact path when every force is affine (the same rationals as stepping).
         let stepping = match AffineWorldStepper::new(&world, &forces, &dt)? {
@@ -390,6 +393,7 @@ mod tests {
                 stride,
                 per_step: world.len() as u64 * (forces.len() as u64 + 1),
                 limits: &limits,
+                cancel: &CancelFlag::new(),
             };
             let fast = AffineWorldStepper::new(&world, &forces, &dt).unwrap().unwrap();
             let exact = outcome(&run, Stepping::Stepwise(world.clone()));

@@ -124,7 +124,8 @@ fn mcp(
         let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": "centl_physics", "arguments": arguments}});
         let mut line = serde_json::to_vec(&call).unwrap_or_default();
-        if mutate::below(rng, 5) == 0 {
+        let damaged = mutate::below(rng, 5) == 0;
+        if damaged {
             line = mutate::mutate_bytes(rng, line);
             for b in &mut line {
                 if *b == b'\n' || *b == b'\r' {
@@ -142,7 +143,7 @@ fn mcp(
         let start = Instant::now();
         server.send(&line);
         let reply = server.lines.recv_timeout(c.bounds.timeout);
-        stats.timed("mcp", start.elapsed());
+        stats.timed("mcp", start.elapsed(), &line);
         if i % 100 == 0 {
             stats.peak_child_kib = stats
                 .peak_child_kib
@@ -150,7 +151,17 @@ fn mcp(
         }
         tried += 1;
         let verdict = match reply {
-            Ok(reply) => mcp_reply(&reply, c.bounds.reply_bytes),
+            Ok(reply) => mcp_reply(&reply, c.bounds.reply_bytes).or_else(|| {
+                // An undamaged call's reply carries its id (a damaged one may have lost it).
+                // A line past the protocol's limit is discarded unread: its answer has no id.
+                let expected = if line.len() > centl_protocol::Limits::default().max_line_bytes {
+                    Value::Null
+                } else {
+                    json!(id)
+                };
+                let same = serde_json::from_str::<Value>(&reply).is_ok_and(|v| v["id"] == expected);
+                (!damaged && !same).then(|| ("wrong_id", format!("expected id {id}: {reply}")))
+            }),
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 Some(("timeout", format!("no reply in {:?}", c.bounds.timeout)))
             }
@@ -257,13 +268,14 @@ fn physis_run(
                 }
             }
         };
-        stats.timed("run", start.elapsed());
+        let took = start.elapsed();
         stats.peak_child_kib = stats.peak_child_kib.max(peak);
         tried += 1;
         let stderr = std::fs::read_to_string(&errors).unwrap_or_default();
         let mut input = flags.join(" ").into_bytes();
         input.extend_from_slice(b"\n");
         input.extend_from_slice(&model);
+        stats.timed("run", took, &input);
         let verdict = match status.map(|s| s.code()) {
             None => Some(("timeout", format!("no answer in {:?}", c.bounds.timeout))),
             Some(None) => Some(("abort", format!("killed by a signal; {}", tail(&stderr)))),

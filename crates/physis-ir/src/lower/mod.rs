@@ -437,6 +437,7 @@ fn model_info(
             stages: 0,
             residual_evals: 0,
             fsal: false,
+            dense: false,
         },
         settings: Settings {
             t0: 0.0,

@@ -49,6 +49,9 @@ pub fn scheme_def(s: &CheckedScheme) -> Result<SchemeDef, LowerError> {
         }
     }
     check_radius(s, &mut def)?;
+    if s.builtin {
+        def.dense = crate::prelude::continuous_extension(&def);
+    }
     Ok(def)
 }
 

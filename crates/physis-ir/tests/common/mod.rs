@@ -52,6 +52,7 @@ pub fn info(
             stages: 1,
             residual_evals: 0,
             fsal: false,
+            dense: false,
         },
         settings: Settings {
             tolerance,
@@ -270,6 +271,7 @@ pub fn fixed_steps(model: &mut TapeModel, t_end: f64, n: usize) -> Vec<f64> {
                     next: &mut next,
                     err: None,
                     f1: None,
+                    dense: None,
                 },
             );
         }

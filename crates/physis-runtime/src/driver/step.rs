@@ -51,6 +51,7 @@ impl<M: Model> Simulation<M> {
             ynew,
             fnew,
             err,
+            q,
             dw,
             newton,
             stats,
@@ -82,6 +83,7 @@ impl<M: Model> Simulation<M> {
                 next: ynew,
                 err: sch.adaptive.then_some(&mut err[..]),
                 f1: sch.fsal.then_some(&mut fnew[..]),
+                dense: sch.dense.then_some(&mut q[..]),
             };
             model.step(&args, out);
             stats.evaluations += u64::from(sch.stages);
@@ -112,6 +114,11 @@ impl<M: Model> Simulation<M> {
             target = Some(tg);
             tg - t
         };
+        // A stop reading only `t` that would hold at the step's end: end on it exactly.
+        let landing = self.landing(t, target.unwrap_or(t + h));
+        if let Some(tl) = landing {
+            h = tl - t;
+        }
         let mut rejected = 0u32;
         let mut growth = MAX_GROWTH;
         loop {
@@ -146,8 +153,9 @@ impl<M: Model> Simulation<M> {
                 0.5
             };
         }
-        let tb = match target {
-            Some(tg) if tg - t == h => {
+        let tb = match (target, landing) {
+            (_, Some(tl)) if tl - t == h => tl,
+            (Some(tg), _) if tg - t == h => {
                 self.grid_k += 1;
                 tg
             }
@@ -194,6 +202,7 @@ impl<M: Model> Simulation<M> {
                 f,
                 ynew,
                 fnew,
+                q,
                 margins,
                 stats,
                 ..
@@ -205,6 +214,7 @@ impl<M: Model> Simulation<M> {
                 fa: f,
                 yb: ynew,
                 fb: fnew,
+                q: info.scheme.dense.then_some(&q[..]),
             };
             locator.scan(model, info, &seg, margins, dense, &mut stats.evaluations)
         };
@@ -304,9 +314,11 @@ impl<M: Model> Simulation<M> {
             f,
             ynew,
             fnew,
+            q,
             ytmp,
             dtmp,
             stats,
+            info,
             ..
         } = self;
         let seg = Segment {
@@ -316,6 +328,7 @@ impl<M: Model> Simulation<M> {
             fa: f,
             yb: ynew,
             fb: fnew,
+            q: info.scheme.dense.then_some(&q[..]),
         };
         seg.state(tau, ytmp);
         if rate && tau != tb {
@@ -444,6 +457,7 @@ mod tests {
                     stages: 0,
                     residual_evals: 0,
                     fsal: false,
+                    dense: false,
                 },
                 settings: Settings {
                     step: Some(0.01),

@@ -36,6 +36,7 @@ pub fn scheme_info(s: Scheme) -> SchemeInfo {
         stages,
         residual_evals: 0,
         fsal: false,
+        dense: false,
     };
     match s {
         Scheme::Euler => SchemeInfo {
@@ -49,6 +50,7 @@ pub fn scheme_info(s: Scheme) -> SchemeInfo {
         Scheme::Dp45 => SchemeInfo {
             adaptive: true,
             fsal: true,
+            dense: false,
             ..base("rk45", 5, 6)
         },
         Scheme::BackwardEuler => SchemeInfo {
