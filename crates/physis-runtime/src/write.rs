@@ -118,8 +118,11 @@ impl<W: Write> SampleSink for JsonWriter<W> {
 }
 
 /// The `--summary` object: `{"simulation", "run", "reason":{"kind","clause","line"},
-/// "samples", "steps", "final":{"t","state":{...},"observe":{...}}}`, keys in that order,
-/// states and observes in declaration order.
+/// "samples", "steps", "rejected", "evaluations", "events",
+/// "final":{"t","state":{...},"observe":{...}}}`, keys in that order, states and observes in
+/// declaration order. `rejected` counts step attempts refused (error too large, Newton
+/// failure), `evaluations` every rate evaluation (stages, residuals, the end-of-step rate,
+/// located crossings), which is what SciPy's `nfev` counts.
 #[derive(Debug, Clone, Copy)]
 pub struct Summary<'a> {
     /// The model's description.
@@ -210,12 +213,16 @@ impl Serialize for Final<'_> {
 
 impl Serialize for Summary<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_struct("summary", 6)?;
+        let mut m = s.serialize_struct("summary", 9)?;
         m.serialize_field("simulation", &self.info.name)?;
         m.serialize_field("run", &self.run)?;
         m.serialize_field("reason", &Reason(&self.end.reason))?;
         m.serialize_field("samples", &self.end.stats.samples)?;
         m.serialize_field("steps", &self.end.stats.steps)?;
+        // Work beside the accepted steps, comparable with SciPy's `nfev` (docs/oracle.md).
+        m.serialize_field("rejected", &self.end.stats.rejections)?;
+        m.serialize_field("evaluations", &self.end.stats.evaluations)?;
+        m.serialize_field("events", &self.end.stats.events)?;
         m.serialize_field("final", &Final(self.info, self.end))?;
         m.end()
     }

@@ -187,6 +187,16 @@ once, and has its size.",
 the states together at most 4,000,000 numbers (a vector counts its components, a field one per \
 node): a step keeps several copies of the state. Use fewer components or nodes.",
     "simulate Big {\n  grid (x, y) : Length[1000, 1000] from 0 m to 1 m\n  field u1 : Temperature = 0 K\n  boundary u1 dirichlet 0 K\n  law u1' = 1 K/s\n  field u2 : Temperature = 0 K\n  boundary u2 dirichlet 0 K\n  law u2' = 1 K/s\n  field u3 : Temperature = 0 K\n  boundary u3 dirichlet 0 K\n  law u3' = 1 K/s\n  field u4 : Temperature = 0 K\n  boundary u4 dirichlet 0 K\n  law u4' = 1 K/s\n  field u5 : Temperature = 0 K\n  boundary u5 dirichlet 0 K\n  law u5' = 1 K/s\n  stop when t ≥ 1 s\n}\n";
+    /// A run that would not fit in memory.
+    OutOfMemory = "PH0119", "a run that would not fit in memory",
+    "Before it allocates anything the size of the state, `physis run` (and `plot`) estimates the \
+memory the run needs (state numbers × what the scheme keeps: its stages, and for an implicit \
+scheme the Jacobian and its LU) and compares it with a budget: the memory the machine has \
+available (`MemAvailable` in /proc/meminfo), or `--memory-budget SIZE`. A run past the budget \
+is refused with this code, naming the grid and the largest part, instead of being killed by \
+the operating system. Use a coarser grid, fewer fields or an explicit scheme, or raise the \
+budget (docs/limits.md, Memory).",
+    "";
     /// Unknown name.
     UnknownName = "PH0201", "unknown name",
     "The name is not a param, state, observe-free expression name, grid coordinate, field, noise, \

@@ -33,6 +33,10 @@ pub struct RunArgs {
     /// Maximum number of accepted steps.
     #[arg(long)]
     pub limit: Option<u64>,
+    /// Memory the run may use (`4GiB`, `500MB`, bytes); the default is the memory the
+    /// machine has available. A run estimated past it is refused with PH0119.
+    #[arg(long, value_name = "SIZE")]
+    pub memory_budget: Option<String>,
 }
 
 /// A model ready to run.
@@ -144,6 +148,17 @@ pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
             }
         },
     };
+    // The memory estimate comes before lowering, which builds arrays the size of the grid.
+    let flag = args
+        .memory_budget
+        .as_deref()
+        .map(super::memory::parse_size)
+        .transpose()
+        .map_err(|e| usage(format!("error: --memory-budget: {e}")))?;
+    let estimate = super::memory::estimate(model);
+    if let Some(d) = super::memory::check(model, &estimate, super::memory::budget(flag)) {
+        return Err(model_error(render_text(&[d], &name, &source)));
+    }
     let ir = physis_ir::lower_with_source(model, &source)
         .map_err(|e| model_error(format!("error: cannot run `{}`: {e}", model.name)))?;
     let mut params = match &args.scenario {
