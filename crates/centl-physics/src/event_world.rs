@@ -22,7 +22,9 @@
 //! velocity's component along `k` (energy kept, momentum given to the wall). A sphere resting
 //! on a wall that gravity presses it into defers with `resting_contact`.
 //!
-//! Every pair and every sphere-wall pair is examined each round (O(N²) per event, N ≤ 256).
+//! Each slot (a pair of spheres or a sphere and a wall) keeps its next contact time between
+//! rounds; only the slots of spheres whose velocity changed are recomputed (O(N) per event),
+//! and the earliest is found by one exact scan over every slot.
 
 use crate::collision::ResponseStatus;
 use crate::dims::{ACCELERATION, TIME};
@@ -336,87 +338,126 @@ fn wall_zero(
 enum Next {
     /// No contact before the target.
     None,
-    /// The earliest contact time (from now) and every pair touching then.
+    /// The earliest contact time (absolute) and every pair touching then.
     At(Q, Vec<(usize, usize)>),
     /// The run must stop.
     Defer(WorldDeferral),
 }
 
-/// The earliest contact within `remaining` over every pair.
-fn next_contacts(state: &State, remaining: &Q, field: &Rational) -> Result<Next, PhysicsError> {
+/// The next contact time of one slot (`j < n`: sphere `j`; else wall `j − n`) within
+/// `remaining` from now, or the deferral its computation meets.
+fn slot_time(
+    state: &State,
+    (i, j): (usize, usize),
+    remaining: &Q,
+    field: &Rational,
+) -> Result<Result<Option<Q>, WorldDeferral>, PhysicsError> {
     let n = state.spheres.len();
-    let mut best: Option<(Q, Vec<(usize, usize)>)> = None;
-    for i in 0..n {
-        for j in i + 1..n {
-            let [a, b, c] = state.clearance(i, j)?;
-            let time = if c.is_zero() {
-                // Touching now: a contact only if approaching; a convex f with f(0) = 0 and
-                // f'(0) ≥ 0 never returns to zero later unless it stays there.
-                b.is_negative().then(Q::zero)
-            } else {
-                match first_zero([&a, &b, &c], remaining, field.clone())? {
-                    Ok(t) => t,
-                    Err(QuadraticDeferral::NestedRadicalEventTime {
-                        state_radicand,
-                        event_discriminant,
-                    }) => {
-                        return Ok(Next::Defer(WorldDeferral::NestedRadicalEventTime {
-                            first: i,
-                            second: Partner::Sphere(j),
-                            state_radicand,
-                            event_discriminant,
-                        }));
-                    }
-                    Err(QuadraticDeferral::InitialOverlap) => {
-                        return Ok(Next::Defer(WorldDeferral::InitialOverlap {
-                            first: i,
-                            second: Partner::Sphere(j),
-                        }));
-                    }
-                }
-            };
-            let Some(t) = time else { continue };
-            best = earliest(best, t, (i, j))?;
+    if j < n {
+        let [a, b, c] = state.clearance(i, j)?;
+        if c.is_zero() {
+            // Touching now: a contact only if approaching; a convex f with f(0) = 0 and
+            // f'(0) ≥ 0 never returns to zero later unless it stays there.
+            return Ok(Ok(b.is_negative().then(Q::zero)));
+        }
+        return Ok(match first_zero([&a, &b, &c], remaining, field.clone())? {
+            Ok(t) => Ok(t),
+            Err(QuadraticDeferral::NestedRadicalEventTime {
+                state_radicand,
+                event_discriminant,
+            }) => Err(WorldDeferral::NestedRadicalEventTime {
+                first: i,
+                second: Partner::Sphere(j),
+                state_radicand,
+                event_discriminant,
+            }),
+            Err(QuadraticDeferral::InitialOverlap) => Err(WorldDeferral::InitialOverlap {
+                first: i,
+                second: Partner::Sphere(j),
+            }),
+        });
+    }
+    let w = j - n;
+    let [a, b, c] = state.wall_clearance(i, w);
+    if c.is_zero() {
+        return Ok(if b.is_negative() {
+            Ok(Some(Q::zero()))
+        } else if a.is_negative() && b.is_positive() {
+            // Leaving the wall against gravity: back at the other root, −B/A.
+            let t = b.neg().checked_div(&a)?;
+            Ok((compare(&t, remaining)? != Ordering::Greater).then_some(t))
+        } else if a.is_negative() {
+            // At rest on the wall with gravity pressing into it: a resting contact, which an
+            // event rule cannot resolve (it would repeat at the same instant).
+            Err(WorldDeferral::RestingContact { sphere: i, wall: w })
+        } else {
+            Ok(None)
+        });
+    }
+    Ok(match wall_zero([&a, &b, &c], remaining, field)? {
+        Ok(t) => Ok(t),
+        Err((state_radicand, event_discriminant)) => Err(WorldDeferral::NestedRadicalEventTime {
+            first: i,
+            second: Partner::Wall(w),
+            state_radicand,
+            event_discriminant,
+        }),
+    })
+}
+
+/// Every slot's next contact time, absolute, kept between rounds: a slot is recomputed only
+/// when one of its spheres changed velocity (the others' relative motion is unchanged, so
+/// their times stand) or the state's field changed.
+struct Schedule {
+    slots: Vec<(usize, usize)>,
+    times: Vec<Option<Q>>,
+    stale: Vec<bool>,
+    field: Option<Rational>,
+}
+
+impl Schedule {
+    fn new(n: usize, walls: usize) -> Self {
+        let mut slots = Vec::new();
+        for i in 0..n {
+            slots.extend((i + 1..n).map(|j| (i, j)));
+            slots.extend((0..walls).map(|w| (i, n + w)));
+        }
+        Schedule {
+            times: vec![None; slots.len()],
+            slots,
+            stale: vec![true; n],
+            field: None,
         }
     }
-    for i in 0..n {
-        for w in 0..state.walls.len() {
-            let [a, b, c] = state.wall_clearance(i, w);
-            let time = if c.is_zero() {
-                if b.is_negative() {
-                    Some(Q::zero())
-                } else if a.is_negative() && b.is_positive() {
-                    // Leaving the wall against gravity: back at the other root, −B/A.
-                    let t = b.neg().checked_div(&a)?;
-                    (compare(&t, remaining)? != Ordering::Greater).then_some(t)
-                } else if a.is_negative() {
-                    // At rest on the wall with gravity pressing into it: a resting contact,
-                    // which an event rule cannot resolve (it would repeat at the same instant).
-                    return Ok(Next::Defer(WorldDeferral::RestingContact {
-                        sphere: i,
-                        wall: w,
-                    }));
-                } else {
-                    None
-                }
-            } else {
-                match wall_zero([&a, &b, &c], remaining, field)? {
-                    Ok(t) => t,
-                    Err((state_radicand, event_discriminant)) => {
-                        return Ok(Next::Defer(WorldDeferral::NestedRadicalEventTime {
-                            first: i,
-                            second: Partner::Wall(w),
-                            state_radicand,
-                            event_discriminant,
-                        }));
-                    }
-                }
-            };
-            let Some(t) = time else { continue };
-            best = earliest(best, t, (i, n + w))?;
-        }
+
+    /// Marks sphere `i`'s slots for recomputation.
+    fn touch(&mut self, i: usize) {
+        self.stale[i] = true;
     }
-    Ok(best.map_or(Next::None, |(t, pairs)| Next::At(t, pairs)))
+
+    /// The earliest contact (absolute time) over every slot, recomputing stale slots at
+    /// `now` with the target `target`.
+    fn next(&mut self, state: &State, now: &Q, target: &Q) -> Result<Next, PhysicsError> {
+        let n = state.spheres.len();
+        let field = state.field(now);
+        let all = self.field.as_ref() != Some(&field);
+        self.field = Some(field.clone());
+        let remaining = target.checked_sub(now)?;
+        let mut best: Option<(Q, Vec<(usize, usize)>)> = None;
+        for (slot, &(i, j)) in self.slots.iter().enumerate() {
+            if all || self.stale[i] || (j < n && self.stale[j]) {
+                self.times[slot] = match slot_time(state, (i, j), &remaining, &field)? {
+                    Ok(t) => t.map(|t| now.checked_add(&t)).transpose()?,
+                    Err(d) => return Ok(Next::Defer(d)),
+                };
+            }
+            if let Some(t) = &self.times[slot] {
+                best = earliest(best, t.clone(), (i, j))?;
+            }
+        }
+        self.stale.iter_mut().for_each(|s| *s = false);
+        Ok(best.map_or(Next::None, |(t, pairs)| Next::At(t, pairs)))
+    }
 }
 
 /// `best` updated with a contact of `pair` at `t`: replaced when earlier, joined when equal.
@@ -518,12 +559,11 @@ pub fn evolve_sphere_world_events_observed(
             }
         }
     }
+    let mut schedule = Schedule::new(n, state.walls.len());
     loop {
-        let remaining = target.checked_sub(&run.time)?;
-        let field = state.field(&run.time);
-        let (dt, pairs) = match next_contacts(&state, &remaining, &field)? {
+        let (at, pairs) = match schedule.next(&state, &run.time, &target)? {
             Next::None => {
-                state.drift(&remaining)?;
+                state.drift(&target.checked_sub(&run.time)?)?;
                 run.time = target;
                 break;
             }
@@ -531,8 +571,9 @@ pub fn evolve_sphere_world_events_observed(
                 run.deferred = Some(d);
                 break;
             }
-            Next::At(dt, pairs) => (dt, pairs),
+            Next::At(at, pairs) => (at, pairs),
         };
+        let dt = at.checked_sub(&run.time)?;
         if run.events.len() + pairs.len() > max_events {
             run.deferred = Some(WorldDeferral::EventLimit { limit: max_events });
             break;
@@ -548,6 +589,12 @@ pub fn evolve_sphere_world_events_observed(
         {
             run.deferred = Some(WorldDeferral::AmbiguousSimultaneousContacts { sphere });
             break;
+        }
+        for &(i, j) in &pairs {
+            schedule.touch(i);
+            if j < n {
+                schedule.touch(j);
+            }
         }
         for (i, j) in pairs {
             if j >= n {

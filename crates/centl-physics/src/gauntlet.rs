@@ -15,6 +15,7 @@ mod conversions;
 mod forces;
 mod rng;
 mod springs;
+mod world;
 
 use rng::Gen;
 pub use rng::mix as mix_seed;
@@ -87,6 +88,11 @@ const IDENTITIES: &[Identity] = &[
         name: "certificate_roots_brackets",
         checks: "a built crossing: polynomial, discriminant, rational root (−b − √D)/2a or a bracket (and its refinement) holding it",
         run: certificates::roots_and_brackets,
+    },
+    Identity {
+        name: "event_world_boost_gravity",
+        checks: "event-driven world: a boost u or gravity g leaves the events alone and adds u t, u (g t²/2, g t) to the state; kinetic energy kept at every event",
+        run: world::boost_and_gravity,
     },
     Identity {
         name: "unit_conversion_round_trip",

@@ -511,3 +511,47 @@ fn a_ball_resting_on_the_floor_defers() {
     );
     assert!(Wall::new(3, q("0"), true).is_err());
 }
+
+#[test]
+fn a_gas_of_200_spheres_in_a_walled_box_keeps_its_energy_exactly() {
+    // 20 lanes of 10 along x in a box walled at x = 0 and x = 40 (as in
+    // examples/event_world_speed.rs); 60 events.
+    let mut balls = Vec::new();
+    for lane in 0..20 {
+        let (y, z) = ((2 * (lane % 5)).to_string(), (2 * (lane / 5)).to_string());
+        for k in 0..10 {
+            let x = (2 + 4 * k).to_string();
+            let sign = if (k + lane) % 2 == 0 { 1 } else { -1 };
+            let v = format!("{}/{}", sign * (1 + (k * 7 + lane * 3) % 5), 1 + k % 3);
+            let m = (1 + (k + lane) % 3).to_string();
+            balls.push(sphere(
+                &format!("s{lane}_{k}"),
+                &m,
+                "1/2",
+                [&x, &y, &z],
+                [&v, "0", "0"],
+            ));
+        }
+    }
+    let world = SphereWorld::new(balls).unwrap();
+    let e0 = kinetic(
+        &world
+            .spheres()
+            .iter()
+            .map(QuadraticSphere::from)
+            .collect::<Vec<_>>(),
+    );
+    let box_x = walls(&[(0, "0", true), (0, "40", false)]);
+    let r = evolve_sphere_world_events(&world, None, &box_x, &secs("1000"), 60).unwrap();
+    assert_eq!(r.deferred, Some(WorldDeferral::EventLimit { limit: 60 }));
+    assert!(r.events.len() > 50);
+    for e in &r.events {
+        assert_eq!(e.kinetic_energy, e0, "at {}", e.time);
+    }
+    assert_eq!(kinetic(&r.spheres), e0);
+    for s in &r.spheres {
+        let x = &s.position[0];
+        assert!(!x.add_rational(&q("-1/2")).is_negative());
+        assert!(!x.add_rational(&q("-79/2")).is_positive());
+    }
+}

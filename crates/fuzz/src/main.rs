@@ -83,6 +83,7 @@ fn main() -> ExitCode {
         stats.tried.extend(part.tried);
         if part.slowest.0 > stats.slowest.0 {
             stats.slowest = part.slowest;
+            stats.slowest_input = part.slowest_input;
         }
         stats.peak_self_kib = stats.peak_self_kib.max(part.peak_self_kib);
         stats.peak_child_kib = stats.peak_child_kib.max(part.peak_child_kib);
@@ -95,6 +96,7 @@ fn main() -> ExitCode {
         for (i, f) in stats.findings.iter().enumerate() {
             let _ = std::fs::write(dir.join(format!("{}-{i}.txt", f.target)), &f.input);
         }
+        let _ = std::fs::write(dir.join("slowest.txt"), &stats.slowest_input);
         println!("inputs saved in {}", dir.display());
     }
     if stats.findings.is_empty() {

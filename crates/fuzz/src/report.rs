@@ -40,6 +40,8 @@ pub struct Stats {
     pub tried: Vec<(&'static str, u64)>,
     /// The slowest single answer and its target.
     pub slowest: (Duration, &'static str),
+    /// The input of the slowest answer.
+    pub slowest_input: Vec<u8>,
     /// Peak resident memory of this process (KiB, `VmHWM`).
     pub peak_self_kib: u64,
     /// Peak resident memory seen in any child process (KiB, `VmHWM`).
@@ -49,10 +51,11 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Records an answer's time.
-    pub fn timed(&mut self, target: &'static str, took: Duration) {
+    /// Records an answer's time and its input.
+    pub fn timed(&mut self, target: &'static str, took: Duration, input: &[u8]) {
         if took > self.slowest.0 {
             self.slowest = (took, target);
+            self.slowest_input = input.to_vec();
         }
     }
 
@@ -66,11 +69,13 @@ impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let per: Vec<String> = self.tried.iter().map(|(t, n)| format!("{t} {n}")).collect();
         writeln!(f, "inputs tried: {} ({})", self.total(), per.join(", "))?;
+        let slowest = String::from_utf8_lossy(&self.slowest_input);
         writeln!(
             f,
-            "slowest answer: {:.3} s ({})",
+            "slowest answer: {:.3} s ({}), input: {}",
             self.slowest.0.as_secs_f64(),
-            self.slowest.1
+            self.slowest.1,
+            slowest.chars().take(300).collect::<String>()
         )?;
         writeln!(
             f,

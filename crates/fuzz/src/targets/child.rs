@@ -143,7 +143,7 @@ fn mcp(
         let start = Instant::now();
         server.send(&line);
         let reply = server.lines.recv_timeout(c.bounds.timeout);
-        stats.timed("mcp", start.elapsed());
+        stats.timed("mcp", start.elapsed(), &line);
         if i % 100 == 0 {
             stats.peak_child_kib = stats
                 .peak_child_kib
@@ -268,13 +268,14 @@ fn physis_run(
                 }
             }
         };
-        stats.timed("run", start.elapsed());
+        let took = start.elapsed();
         stats.peak_child_kib = stats.peak_child_kib.max(peak);
         tried += 1;
         let stderr = std::fs::read_to_string(&errors).unwrap_or_default();
         let mut input = flags.join(" ").into_bytes();
         input.extend_from_slice(b"\n");
         input.extend_from_slice(&model);
+        stats.timed("run", took, &input);
         let verdict = match status.map(|s| s.code()) {
             None => Some(("timeout", format!("no answer in {:?}", c.bounds.timeout))),
             Some(None) => Some(("abort", format!("killed by a signal; {}", tail(&stderr)))),

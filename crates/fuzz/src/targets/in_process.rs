@@ -73,7 +73,7 @@ pub fn run(
             break;
         }
         let Ok(verdict) = results.recv() else { break };
-        stats.timed(target.name(), start.elapsed());
+        stats.timed(target.name(), start.elapsed(), &input);
         if let Some((kind, detail)) = verdict {
             stats.findings.push(finding(target, kind, detail, &input));
         }
