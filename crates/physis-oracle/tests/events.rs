@@ -110,7 +110,7 @@ fn bounce_counters_fire_on_time_under_every_scheme_of_order_two_or_more() {
 
 #[test]
 fn first_order_bounce_counters_beside_a_second_order_law_fire_on_time() {
-    property("bounces_first_order_counter", 40, false, |seed| {
+    property("bounces_first_order_counter", 40, true, |seed| {
         let mut r = rng(seed);
         let (scheme, h, tol) = pick(&mut r, &SECOND_ORDER_EXACT[..3]);
         let model = bounces_first_order_counter(&mut r, scheme, h, tol);
@@ -120,7 +120,7 @@ fn first_order_bounce_counters_beside_a_second_order_law_fire_on_time() {
 
 #[test]
 fn a_stop_true_only_inside_one_step_is_found() {
-    property("stop_inside_one_step", 20, false, |seed| {
+    property("stop_inside_one_step", 20, true, |seed| {
         let mut r = rng(seed);
         // rk4 at h ≈ 0.16–0.2 s (ω = 1 Hz) keeps the amplitude within 2e-5 and the phase
         // within 1e-4, which moves the crossing by less than 1e-3 s; a missed stop ends
@@ -132,7 +132,7 @@ fn a_stop_true_only_inside_one_step_is_found() {
 
 #[test]
 fn an_event_whose_condition_holds_at_the_start_does_not_fire_there() {
-    property("event_true_at_start", 20, false, |seed| {
+    property("event_true_at_start", 20, true, |seed| {
         let mut r = rng(seed);
         let (scheme, h, tol) = pick(&mut r, &FIRST_ORDER);
         let mut model = sawtooth(&mut r, scheme, h, tol, false);
@@ -151,14 +151,16 @@ fn an_event_whose_condition_holds_at_the_start_does_not_fire_there() {
 
 #[test]
 fn fixed_steps_stay_on_their_grid_after_an_event() {
-    property("grid_after_event", 20, false, |seed| {
+    property("grid_after_event", 20, true, |seed| {
         let mut r = rng(seed);
         let (scheme, h, tol) = pick(&mut r, &[Scheme::Euler, Scheme::Rk4, Scheme::Midpoint]);
         let model = sawtooth(&mut r, scheme, h, tol, false);
         let out = run(&model)?;
+        // The one step allowed off the grid is the last, shortened to land exactly on a
+        // time-only stop (issue 19 item 5).
         for s in out.samples.iter().filter(|s| s.kind == SampleKind::Step) {
             let k = (s.t / h).round();
-            if (s.t - k * h).abs() > 1e-9 {
+            if (s.t - k * h).abs() > 1e-9 && s.t != out.end.t {
                 return Err(format!(
                     "a step ends at t = {}, off the grid of h = {h}\n{}",
                     s.t, model.text

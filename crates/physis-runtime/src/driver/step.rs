@@ -252,8 +252,11 @@ impl<M: Model> Simulation<M> {
                 self.interpolate(t, tb, x.t, true);
                 std::mem::swap(&mut self.pre, &mut self.ytmp);
                 std::mem::swap(&mut self.pre_rate, &mut self.dtmp);
-                // The truncated step is not grown from, so the next one starts no larger.
-                self.h = self.h.min(h);
+                // The truncated step is not grown from, so the next one starts no larger. A
+                // fixed step's `h` is the grid spacing and stays (a cut step is shorter).
+                if self.info.scheme.adaptive {
+                    self.h = self.h.min(h);
+                }
                 // A fixed step cut short did not reach its grid point: the next step aims at
                 // it again (`grid_target` moves on from there), never one grid step beyond.
                 self.grid_k = self.grid_k.saturating_sub(1).max(1);
