@@ -1,20 +1,8 @@
 //! `physis run --ensemble` and `--sweep`: the summary's shape, statistics against closed
 //! forms, sweeps against single runs, thread-count independence and usage errors.
 
-use std::process::Command;
-
-fn physis(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_physis"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("physis runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::physis;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = physis(args);

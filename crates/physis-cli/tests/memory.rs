@@ -3,20 +3,8 @@
 //! what does not fit, a run past its budget (docs/limits.md, Memory), instead of being
 //! killed. Tested at the budget's edge and one byte past it.
 
-use std::process::Command;
-
-fn physis(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_physis"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("physis runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::physis;
 
 fn temp(name: &str, text: &str) -> String {
     let dir = std::env::temp_dir().join(format!("physis-memory-{}", std::process::id()));

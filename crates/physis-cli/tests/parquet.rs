@@ -2,23 +2,11 @@
 //! with the same values, bit for bit, as the CSV output, and the units in the metadata.
 #![cfg(feature = "parquet")]
 
-use std::process::Command;
+mod common;
+use common::physis;
 
 use arrow_array::{Array, Float64Array};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-
-fn physis(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_physis"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("physis runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn parquet_round_trips_values_and_units() {

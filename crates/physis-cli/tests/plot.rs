@@ -1,21 +1,9 @@
 //! `physis plot` as a user meets it: images that decode, carry the labelled axes and the
 //! run's stop time, phase plots, field heat-maps and frames, ensembles, and refusals.
 
+mod common;
+use common::physis;
 use std::path::PathBuf;
-use std::process::Command;
-
-fn physis(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_physis"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("physis runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn out_path(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("physis-plot-{}", std::process::id()));

@@ -1,19 +1,7 @@
 //! `physis run` as a user meets it: samples, summaries, scenarios, overrides and refusals.
 
-use std::process::Command;
-
-fn physis(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_physis"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("physis runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::physis;
 
 fn summary(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["run", "examples/projectile.hph", "--summary"];
