@@ -8,6 +8,41 @@ use centl_physics::PhysicsError;
 use serde_json::{Map, Value, json};
 use thiserror::Error;
 
+/// Defines [`ProtocolError`] with each variant's wire code written beside it, so a variant, its
+/// code and the public list of codes cannot drift apart. The last variant, after `@engine`, carries
+/// an engine refusal and answers with the engine's own code.
+macro_rules! protocol_errors {
+    (
+        $(#[$enum_attr:meta])*
+        pub enum $name:ident {
+            $( $(#[$attr:meta])* $variant:ident $({ $($field:tt)* })? => $code:literal, )*
+            @engine
+            $(#[$engine_attr:meta])* $engine:ident { $($engine_field:tt)* },
+        }
+    ) => {
+        $(#[$enum_attr])*
+        pub enum $name {
+            $( $(#[$attr])* $variant $({ $($field)* })?, )*
+            $(#[$engine_attr])* $engine { $($engine_field)* },
+        }
+
+        impl $name {
+            /// The stable snake_case code sent on the wire.
+            pub fn code(&self) -> &'static str {
+                match self {
+                    $( $name::$variant { .. } => $code, )*
+                    $name::$engine { source, .. } => source.code(),
+                }
+            }
+        }
+
+        /// Every code the protocol itself defines, in table order (engine codes come from the
+        /// engine).
+        pub const PROTOCOL_CODES: &[&str] = &[$($code,)*];
+    };
+}
+
+protocol_errors! {
 /// Why a request failed. Envelope problems come first, then arguments, then limits, then the
 /// engine's own refusals.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -15,70 +50,70 @@ use thiserror::Error;
 pub enum ProtocolError {
     /// A line with nothing but white space.
     #[error("empty line: each line must hold one JSON request object")]
-    EmptyLine,
+    EmptyLine => "empty_line",
     /// A line longer than the limit; the rest of it was discarded unread.
     #[error("line longer than {limit} bytes; the line was discarded")]
     LineTooLong {
         /// The limit in force, in bytes.
         limit: usize,
-    },
+    } => "line_too_long",
     /// A line that is not UTF-8 text.
     #[error("line is not valid UTF-8")]
-    InvalidUtf8,
+    InvalidUtf8 => "invalid_utf8",
     /// Text that is not JSON.
     #[error("malformed JSON: {detail}")]
     MalformedJson {
         /// What the JSON reader reported.
         detail: String,
-    },
+    } => "malformed_json",
     /// Arrays and objects nested deeper than the limit.
     #[error("JSON nested deeper than {limit} levels")]
     NestingTooDeep {
         /// The limit in force.
         limit: usize,
-    },
+    } => "nesting_too_deep",
     /// One object with the same member name twice: which one is meant is ambiguous.
     #[error("member `{key}` appears twice in one object")]
     DuplicateKey {
         /// The repeated member name.
         key: String,
-    },
+    } => "duplicate_key",
     /// A request that is valid JSON but not an object.
     #[error("request must be a JSON object, got {found}")]
     NotAnObject {
         /// The JSON type found.
         found: &'static str,
-    },
+    } => "not_an_object",
     /// A request without `"v"`.
     #[error("request has no protocol version `v`; this server speaks version 1")]
-    MissingVersion,
+    MissingVersion => "missing_version",
     /// A request whose `"v"` is not 1.
     #[error("unsupported protocol version {found}; this server speaks version 1")]
     UnsupportedVersion {
         /// The version as sent.
         found: String,
-    },
+    } => "unsupported_version",
     /// A request without `"action"`, or whose action is not a string.
     #[error("request has no `action` string")]
-    MissingAction,
+    MissingAction => "missing_action",
     /// An action the table does not have.
     #[error("unknown action `{action}`; see the `capabilities` action")]
     UnknownAction {
         /// The action as sent.
         action: String,
-    },
+    } => "unknown_action",
     /// A request member other than `v`, `id`, `action` and `args`.
     #[error("unknown request member `{member}` (allowed: v, id, action, args)")]
     UnknownMember {
         /// The member name.
         member: String,
-    },
+    } => "unknown_member",
     /// A required argument that is absent.
     #[error("missing argument `{path}`")]
     MissingArgument {
         /// Where it was expected (`args.world[0].mass`).
         path: String,
-    },
+    } => "missing_argument",
     /// An argument the action does not take.
     #[error("unknown argument `{path}`{}", expected_list(.expected))]
     UnknownArgument {
@@ -86,7 +121,7 @@ pub enum ProtocolError {
         path: String,
         /// The names accepted at that place.
         expected: Vec<&'static str>,
-    },
+    } => "unknown_argument",
     /// An argument of the wrong JSON type (a number where an exact string is needed, ...).
     #[error("argument `{path}` must be {expected}, got {found}")]
     WrongType {
@@ -96,7 +131,7 @@ pub enum ProtocolError {
         expected: String,
         /// The JSON type found.
         found: &'static str,
-    },
+    } => "wrong_type",
     /// An argument of the right type whose value is not allowed (stride 0, unknown force kind).
     #[error("argument `{path}`: {reason}")]
     InvalidValue {
@@ -104,7 +139,7 @@ pub enum ProtocolError {
         path: String,
         /// What is wrong with it.
         reason: String,
-    },
+    } => "invalid_value",
     /// Text that is not an exact number.
     #[error("argument `{path}`: {reason}")]
     InvalidNumber {
@@ -112,7 +147,7 @@ pub enum ProtocolError {
         path: String,
         /// What the exact parser reported.
         reason: String,
-    },
+    } => "invalid_number",
     /// An exact number with more digits than the limit.
     #[error("argument `{path}` has {digits} digits; the limit is {limit}")]
     NumberTooLarge {
@@ -122,7 +157,7 @@ pub enum ProtocolError {
         digits: usize,
         /// The limit in force.
         limit: usize,
-    },
+    } => "number_too_large",
     /// A unit symbol that is not in the catalog.
     #[error("argument `{path}`: {reason}")]
     UnknownUnit {
@@ -130,7 +165,7 @@ pub enum ProtocolError {
         path: String,
         /// What the unit parser reported, with suggestions.
         reason: String,
-    },
+    } => "unknown_unit",
     /// A unit expression that does not parse.
     #[error("argument `{path}`: {reason}")]
     MalformedUnit {
@@ -138,7 +173,7 @@ pub enum ProtocolError {
         path: String,
         /// What the unit parser reported.
         reason: String,
-    },
+    } => "malformed_unit",
     /// A unit whose exact scale factor would be too large to compute (`(((Qm^64)^64)^64)^64`).
     #[error("argument `{path}`: {reason}")]
     UnitFactorTooLarge {
@@ -150,7 +185,7 @@ pub enum ProtocolError {
         bits: usize,
         /// The limit in force, in bits.
         limit: usize,
-    },
+    } => "unit_factor_too_large",
     /// A unit whose factor is irrational (such as `deg`), so no exact value exists.
     #[error("argument `{path}`: {reason}")]
     InexactUnit {
@@ -158,7 +193,7 @@ pub enum ProtocolError {
         path: String,
         /// Why.
         reason: String,
-    },
+    } => "inexact_unit",
     /// A quantity or conversion whose dimension is not the one required.
     #[error("argument `{path}` must be {expected}, got {found}")]
     DimensionMismatch {
@@ -168,19 +203,19 @@ pub enum ProtocolError {
         expected: String,
         /// The dimension supplied.
         found: String,
-    },
+    } => "dimension_mismatch",
     /// A constant the catalog does not hold.
     #[error("{message}")]
     UnknownConstant {
         /// The engine's explanation.
         message: String,
-    },
+    } => "unknown_constant",
     /// A measured constant, deliberately not exact.
     #[error("{message}")]
     MeasuredConstant {
         /// The engine's explanation.
         message: String,
-    },
+    } => "measured_constant",
     /// More unordered sphere pairs than a contact request may enumerate.
     #[error("{pairs} unordered sphere pairs; a contact request takes at most {limit}")]
     TooManyPairs {
@@ -188,7 +223,7 @@ pub enum ProtocolError {
         pairs: u64,
         /// The limit in force.
         limit: u64,
-    },
+    } => "too_many_pairs",
     /// A trajectory with more samples than the limit.
     #[error("{samples} trajectory samples requested; at most {limit}")]
     TooManySamples {
@@ -196,7 +231,7 @@ pub enum ProtocolError {
         samples: u64,
         /// The limit in force.
         limit: u64,
-    },
+    } => "too_many_samples",
     /// A simulation whose work (particles × steps × state bits) exceeds the budget: refused
     /// before the first step when even the smallest state would exceed it, otherwise
     /// stopped after the step that did.
@@ -208,7 +243,7 @@ pub enum ProtocolError {
         step: u64,
         /// The budget in force.
         limit: u64,
-    },
+    } => "work_limit_exceeded",
     /// A rational read, produced or about to be sent grew past the bit limit; work stopped
     /// there.
     #[error("a rational {}has {bits} bits{}; the limit is {limit} bits", at_path(.path), at_step(*.step))]
@@ -222,7 +257,7 @@ pub enum ProtocolError {
         /// The argument (`args.world[0].position`) or result member (`result.pairs[3]...`)
         /// holding it, when one does.
         path: Option<String>,
-    },
+    } => "rational_too_large",
     /// A reply that would be longer than the reply limit: refused before it is built or sent.
     #[error("the reply needs {bytes} bytes{}; a reply may have at most {limit}", at_step(*.step))]
     ReplyTooLarge {
@@ -232,14 +267,15 @@ pub enum ProtocolError {
         step: u64,
         /// The limit in force.
         limit: usize,
-    },
+    } => "reply_too_large",
     /// A request its client cancelled while it waited or ran (a JSON Lines `cancel` action or an
     /// MCP `notifications/cancelled`); its work stopped there and nothing of it is returned.
     #[error("the request was cancelled by its client{}", at_step(*.step))]
     Cancelled {
         /// The simulation step after which the work stopped (0 before any step).
         step: u64,
-    },
+    } => "cancelled",
+    @engine
     /// A refusal of the exact engine, with the argument it concerns when known.
     #[error("{source}")]
     Physics {
@@ -248,6 +284,7 @@ pub enum ProtocolError {
         /// The argument concerned, when one is.
         path: Option<String>,
     },
+}
 }
 
 fn at_path(path: &Option<String>) -> String {
@@ -273,44 +310,6 @@ fn expected_list(names: &[&'static str]) -> String {
 }
 
 impl ProtocolError {
-    /// The stable snake_case code sent on the wire.
-    pub fn code(&self) -> &'static str {
-        match self {
-            ProtocolError::EmptyLine => "empty_line",
-            ProtocolError::LineTooLong { .. } => "line_too_long",
-            ProtocolError::InvalidUtf8 => "invalid_utf8",
-            ProtocolError::MalformedJson { .. } => "malformed_json",
-            ProtocolError::NestingTooDeep { .. } => "nesting_too_deep",
-            ProtocolError::DuplicateKey { .. } => "duplicate_key",
-            ProtocolError::NotAnObject { .. } => "not_an_object",
-            ProtocolError::MissingVersion => "missing_version",
-            ProtocolError::UnsupportedVersion { .. } => "unsupported_version",
-            ProtocolError::MissingAction => "missing_action",
-            ProtocolError::UnknownAction { .. } => "unknown_action",
-            ProtocolError::UnknownMember { .. } => "unknown_member",
-            ProtocolError::MissingArgument { .. } => "missing_argument",
-            ProtocolError::UnknownArgument { .. } => "unknown_argument",
-            ProtocolError::WrongType { .. } => "wrong_type",
-            ProtocolError::InvalidValue { .. } => "invalid_value",
-            ProtocolError::InvalidNumber { .. } => "invalid_number",
-            ProtocolError::NumberTooLarge { .. } => "number_too_large",
-            ProtocolError::UnknownUnit { .. } => "unknown_unit",
-            ProtocolError::MalformedUnit { .. } => "malformed_unit",
-            ProtocolError::UnitFactorTooLarge { .. } => "unit_factor_too_large",
-            ProtocolError::InexactUnit { .. } => "inexact_unit",
-            ProtocolError::DimensionMismatch { .. } => "dimension_mismatch",
-            ProtocolError::UnknownConstant { .. } => "unknown_constant",
-            ProtocolError::MeasuredConstant { .. } => "measured_constant",
-            ProtocolError::TooManyPairs { .. } => "too_many_pairs",
-            ProtocolError::TooManySamples { .. } => "too_many_samples",
-            ProtocolError::RationalTooLarge { .. } => "rational_too_large",
-            ProtocolError::WorkLimitExceeded { .. } => "work_limit_exceeded",
-            ProtocolError::ReplyTooLarge { .. } => "reply_too_large",
-            ProtocolError::Cancelled { .. } => "cancelled",
-            ProtocolError::Physics { source, .. } => source.code(),
-        }
-    }
-
     /// The wire form: `{"code", "message", ...named fields}`.
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();
@@ -419,38 +418,3 @@ impl From<PhysicsError> for ProtocolError {
         }
     }
 }
-
-/// Every code the protocol itself defines, in table order (engine codes come from the engine).
-pub const PROTOCOL_CODES: &[&str] = &[
-    "empty_line",
-    "line_too_long",
-    "invalid_utf8",
-    "malformed_json",
-    "nesting_too_deep",
-    "duplicate_key",
-    "not_an_object",
-    "missing_version",
-    "unsupported_version",
-    "missing_action",
-    "unknown_action",
-    "unknown_member",
-    "missing_argument",
-    "unknown_argument",
-    "wrong_type",
-    "invalid_value",
-    "invalid_number",
-    "number_too_large",
-    "unknown_unit",
-    "malformed_unit",
-    "unit_factor_too_large",
-    "inexact_unit",
-    "dimension_mismatch",
-    "unknown_constant",
-    "measured_constant",
-    "too_many_pairs",
-    "too_many_samples",
-    "rational_too_large",
-    "work_limit_exceeded",
-    "reply_too_large",
-    "cancelled",
-];

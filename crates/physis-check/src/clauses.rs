@@ -18,7 +18,7 @@ pub(crate) fn time() -> Dimension {
 }
 
 fn energy() -> Dimension {
-    units::kind("Energy").unwrap_or(Dimension::NONE)
+    units::dims::ENERGY
 }
 
 /// Context of laws: everything but rates.

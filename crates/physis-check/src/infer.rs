@@ -394,7 +394,7 @@ impl Cx<'_> {
             if checked.len() != 2 {
                 return Err(self.arity(callee, 2, checked.len(), span));
             }
-            let expected = [units::kind("Time").unwrap_or(Dimension::NONE), sig.arg];
+            let expected = [units::dims::TIME, sig.arg];
             for (a, want) in checked.iter().zip(expected) {
                 if a.dim != want {
                     let (found, want) = (self.name_of(a.dim), self.name_of(want));

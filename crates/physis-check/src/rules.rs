@@ -64,7 +64,7 @@ pub(crate) fn relations(c: &mut SimChecker<'_>, states: &mut [State]) {
         if let Some(q) = c.state_decls[i].conjugate {
             match states.iter().position(|s| s.key == q.key()) {
                 Some(j) => {
-                    let action = units::kind("Action").unwrap_or(units::Dimension::NONE);
+                    let action = units::dims::ACTION;
                     if states[i].dim * states[j].dim != action {
                         let want = crate::infer::dim_name(action / states[j].dim);
                         c.err(Diagnostic::error(

@@ -157,7 +157,7 @@ impl Scope for SimScope<'_> {
                 if !self.ctx.rates {
                     return Err(self.forbidden(name, "the rate", diags));
                 }
-                let t = units::kind("Time").unwrap_or(Dimension::NONE);
+                let t = units::dims::TIME;
                 return Ok(leaf(ExprKind::Rate(id), info.dim / t, info.shape));
             }
         }
@@ -166,7 +166,7 @@ impl Scope for SimScope<'_> {
                 if !self.ctx.time {
                     return Err(self.forbidden(name, "the time", diags));
                 }
-                let t = units::kind("Time").unwrap_or(Dimension::NONE);
+                let t = units::dims::TIME;
                 return Ok(leaf(ExprKind::Time, t, Shape::Scalar));
             }
             if key == "hamiltonian" {
@@ -181,7 +181,7 @@ impl Scope for SimScope<'_> {
                     );
                     return Err(Reported);
                 }
-                let energy = units::kind("Energy").unwrap_or(Dimension::NONE);
+                let energy = units::dims::ENERGY;
                 return Ok(leaf(ExprKind::Hamiltonian, energy, Shape::Scalar));
             }
             if let Some((cname, value, dim)) = crate::constants::lookup(&key) {

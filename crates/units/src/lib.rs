@@ -18,6 +18,11 @@ pub use dimension::{Base, Dimension, describe};
 pub use error::UnitError;
 pub use exponent::Exponent;
 pub use kind::{kind, kind_of, kinds};
+
+/// The dimensions other crates name in code, as constants (no look-up by name that could fail).
+pub mod dims {
+    pub use crate::kind::{ACCELERATION, ACTION, ENERGY, LENGTH, TIME, VELOCITY};
+}
 pub use parse::{MAX_UNIT_FACTOR_BITS, MAX_UNIT_POWER};
 pub use quantity::Quantity;
 pub use unit::{Unit, is_unit_symbol, parse_unit};

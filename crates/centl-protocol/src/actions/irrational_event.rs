@@ -2,7 +2,7 @@
 //! rational completion, with every state component and the event time written as an element
 //! of Q(√D) (`{"rational", "sqrt_coefficient", "radicand"}` plus its printed `text`).
 
-use super::certify_contact::{CertificateOut, check_certificate_bits};
+use super::certify_linear_sphere_contact::{CertificateOut, check_certificate_bits};
 use crate::model::unit;
 use crate::table::to_json;
 use crate::wire::{self, QuadraticQuantityOut, QuadraticVectorOut, QuantityOut, q, qq, qv};

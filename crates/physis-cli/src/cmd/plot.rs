@@ -311,11 +311,7 @@ fn field_figure(
         }
         [x, y] => {
             let at = match at {
-                Some(text) => Some(quantity_scalar(
-                    text,
-                    units::kind("Time").unwrap_or(units::Dimension::NONE),
-                    "--at",
-                )?),
+                Some(text) => Some(quantity_scalar(text, units::dims::TIME, "--at")?),
                 None => None,
             };
             let mut sink = FrameSink::new(state.offset, state.len(), at);

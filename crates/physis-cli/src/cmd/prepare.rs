@@ -175,11 +175,7 @@ pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
         apply_set(model, &ir, &mut params, assignment)?;
     }
     let step = match &args.step {
-        Some(text) => Some(quantity_scalar(
-            text,
-            units::kind("Time").unwrap_or(Dimension::NONE),
-            "--step",
-        )?),
+        Some(text) => Some(quantity_scalar(text, units::dims::TIME, "--step")?),
         None => None,
     };
     if step.is_some_and(|h| !(h > 0.0 && h.is_finite())) {
@@ -365,11 +361,11 @@ mod tests {
 
     #[test]
     fn quantities_with_units() {
-        let v = units::kind("Velocity").unwrap();
+        let v = units::dims::VELOCITY;
         assert_eq!(quantity_scalar("50 m/s", v, "x").ok(), Some(50.0));
         assert!((quantity_scalar("36 km/h", v, "x").ok().unwrap() - 10.0).abs() < 1e-12);
         assert_eq!(
-            quantity_scalar("1e-3 s", units::kind("Time").unwrap(), "x").ok(),
+            quantity_scalar("1e-3 s", units::dims::TIME, "x").ok(),
             Some(1e-3)
         );
         let deg = quantity_scalar("90 deg", Dimension::NONE, "x")

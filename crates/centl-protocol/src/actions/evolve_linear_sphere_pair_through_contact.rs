@@ -3,7 +3,7 @@
 //! states are written as elements of Q(√D), see `irrational_event.rs`). Initial overlap is a
 //! successful deferred verdict with both spheres unchanged.
 
-use super::certify_contact::{
+use super::certify_linear_sphere_contact::{
     CertificateOut, PAIR_ARGS, check_certificate_bits, pair_error, read_pair,
 };
 use crate::model::{ConservationOut, EvidenceOut, SphereOut, unit};
