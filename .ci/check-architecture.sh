@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# ARCHITECTURE.md must stay true: every path it names in backticks must exist.
+# ARCHITECTURE.md must stay true: every path it names in backticks must exist, and its table of
+# who depends on whom must equal the workspace's own dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=0
@@ -9,4 +10,34 @@ while IFS= read -r path; do
     missing=1
   fi
 done < <(grep -oE '`(crates|examples|docs|bench|tests|\.ci)/[^`]*`' ARCHITECTURE.md | tr -d '`' | sort -u)
+
+# The dependency table: rows `| crate | dep, dep |` after the "Who depends on whom" heading.
+if ! cargo metadata --format-version 1 --no-deps --offline 2>/dev/null | python3 -c '
+import json, re, sys
+meta = json.load(sys.stdin)
+ours = {p["name"] for p in meta["packages"]}
+actual = {
+    p["name"]: sorted({d["name"] for d in p["dependencies"] if d["name"] in ours and d["kind"] is None})
+    for p in meta["packages"]
+}
+text = open("ARCHITECTURE.md", encoding="utf-8").read()
+section = text.split("### Who depends on whom", 1)[1].split("\n#", 1)[0]
+stated = {}
+for line in section.splitlines():
+    m = re.match(r"^\| ([a-z0-9-]+) \| (.*) \|$", line)
+    if m and m.group(1) != "crate":
+        deps = m.group(2).strip()
+        stated[m.group(1)] = sorted(d.strip() for d in deps.split(",")) if deps != "—" else []
+bad = 0
+for name in sorted(set(actual) | set(stated)):
+    if name not in stated:
+        print(f"ARCHITECTURE.md: crate {name} is missing from the dependency table", file=sys.stderr); bad = 1
+    elif name not in actual:
+        print(f"ARCHITECTURE.md: the dependency table names {name}, which is not a workspace crate", file=sys.stderr); bad = 1
+    elif stated[name] != actual[name]:
+        print(f"ARCHITECTURE.md: {name} depends on {actual[name]}, the table says {stated[name]}", file=sys.stderr); bad = 1
+sys.exit(bad)
+'; then
+  missing=1
+fi
 exit $missing
