@@ -309,3 +309,17 @@ fn events_runs_the_billiard_break_exactly() {
     let e = fails(&["events", "no/such/world.json"]);
     assert!(e.contains("cannot read"), "{e}");
 }
+
+#[test]
+fn events_runs_the_gas_of_200_spheres_in_a_walled_box_with_exact_energy() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/gas_box.json");
+    let out = ok(&["events", root]);
+    // Σ ½·m·v² of the file's 200 spheres, summed by hand in exact fractions (Python's
+    // `fractions`): every sphere moves along x only, and walls and elastic contacts keep it.
+    let events: Vec<&str> = out.lines().filter(|l| l.starts_with("event ")).collect();
+    assert!(events.len() > 200, "{out}");
+    for e in &events {
+        assert!(e.ends_with("kinetic_energy=39985/36 J"), "{e}");
+    }
+    assert!(out.contains("\nenergy_delta=0 J\n"), "{out}");
+}

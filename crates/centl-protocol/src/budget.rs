@@ -30,9 +30,9 @@ pub fn pair_reply_bytes(bits: usize, id_bytes: usize) -> u64 {
     PAIR_OVERHEAD_BYTES + 2 * id_bytes as u64 + number(12 * b + 4) + number(4 * b + 2)
 }
 
-/// Charges pairs × max(64, input bits) against the work budget, and refuses a request whose
-/// pairs, all listed, could need a reply beyond the reply limit.
-pub fn pair_bounds(world: &SphereWorld, limits: &Limits) -> Result<(), ProtocolError> {
+/// The work of examining every pair once: pairs × max(64, bits of the largest input),
+/// refused up front when it alone passes the budget (the event world charges it per round).
+pub fn pair_work(world: &SphereWorld, limits: &Limits) -> Result<(), ProtocolError> {
     let pairs = world.pair_count() as u64;
     let bits = input_bits(world);
     let work = pairs.saturating_mul((bits as u64).max(crate::limits::MIN_STEP_BITS));
@@ -43,6 +43,15 @@ pub fn pair_bounds(world: &SphereWorld, limits: &Limits) -> Result<(), ProtocolE
             limit: limits.max_work_bit_steps,
         });
     }
+    Ok(())
+}
+
+/// Charges pairs × max(64, input bits) against the work budget, and refuses a request whose
+/// pairs, all listed, could need a reply beyond the reply limit.
+pub fn pair_bounds(world: &SphereWorld, limits: &Limits) -> Result<(), ProtocolError> {
+    pair_work(world, limits)?;
+    let pairs = world.pair_count() as u64;
+    let bits = input_bits(world);
     let id_bytes = world
         .spheres()
         .iter()

@@ -190,7 +190,8 @@ pub fn world(v: &Value, path: &str, l: &Limits) -> Result<World, ProtocolError> 
     World::new(particles).map_err(|e| ProtocolError::physics_at(path, e))
 }
 
-/// Reads a sphere world: the unordered pair count is checked before any element is read.
+/// Reads a sphere world for a contact request, which enumerates pairs: the unordered pair
+/// count is checked before any element is read.
 pub fn sphere_world(v: &Value, path: &str, l: &Limits) -> Result<SphereWorld, ProtocolError> {
     let list = items(v, path)?;
     let n = list.len() as u64;
@@ -201,6 +202,24 @@ pub fn sphere_world(v: &Value, path: &str, l: &Limits) -> Result<SphereWorld, Pr
             limit: l.max_sphere_pairs,
         });
     }
+    spheres_within_particle_limit(list, path, l)
+}
+
+/// Reads a sphere world whose pairs are only examined, never listed (the event-driven
+/// world): bounded by the particle limit alone; the work budget bounds the pairs' cost.
+pub fn sphere_world_unlisted(
+    v: &Value,
+    path: &str,
+    l: &Limits,
+) -> Result<SphereWorld, ProtocolError> {
+    spheres_within_particle_limit(items(v, path)?, path, l)
+}
+
+fn spheres_within_particle_limit(
+    list: &[Value],
+    path: &str,
+    l: &Limits,
+) -> Result<SphereWorld, ProtocolError> {
     if list.len() > l.max_particles {
         return Err(ProtocolError::physics_at(
             path,

@@ -189,3 +189,27 @@ fn pair_action_bounds_at_the_limit_and_one_past() {
         );
     }
 }
+
+#[test]
+fn event_world_takes_up_to_the_particle_limit_whatever_the_pair_limit() {
+    // The event world examines pairs without listing them, so 256 spheres (32,640 pairs,
+    // far past the listing limit of 4,096) are accepted and 257 are refused by count.
+    let world = |n: usize| {
+        json!({"spheres": (0..n).map(|i| sphere(&format!("s{i}"), &(3 * i).to_string()))
+                   .collect::<Vec<_>>(),
+               "duration": q("1", "s")})
+    };
+    let limits = Limits::default();
+    let at = run("evolve_sphere_world_events", world(256), &limits).unwrap();
+    assert_eq!(at["events"], json!([]), "{at}");
+    let past = run("evolve_sphere_world_events", world(257), &limits).unwrap_err();
+    assert_eq!(past.code(), "too_many_particles", "{past:?}");
+    // The same 256 spheres listed pair by pair are refused by the pair limit.
+    let listed = run(
+        "analyze_sphere_contacts",
+        json!({"spheres": world(256)["spheres"].clone()}),
+        &limits,
+    )
+    .unwrap_err();
+    assert_eq!(listed.code(), "too_many_pairs", "{listed:?}");
+}

@@ -201,8 +201,9 @@ impl Action for WorldEvents {
     fn run(&self, args: &Args<'_>) -> Result<Value, ProtocolError> {
         let l = args.limits;
         let spheres = args.get("spheres").unwrap_or(&Value::Null);
-        let world = model::sphere_world(spheres, "args.spheres", l)?;
-        crate::budget::pair_bounds(&world, l)?;
+        // The pairs are examined, never listed, so the particle limit bounds the world.
+        let world = model::sphere_world_unlisted(spheres, "args.spheres", l)?;
+        crate::budget::pair_work(&world, l)?;
         let duration = model::time(
             args.get("duration").unwrap_or(&Value::Null),
             "args.duration",
