@@ -16,9 +16,9 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
     let name = &info.name;
     let dim = usize_lit(info.dim);
     let states = info.states.iter().map(|s| {
-        let (n, off) = (&s.name, usize_lit(s.offset));
+        let (n, off, fixed) = (&s.name, usize_lit(s.offset), s.fixed_edge);
         let shape = s.shape.iter().map(|x| usize_lit(*x));
-        quote!(#rt::StateInfo { name: #n.to_string(), offset: #off, shape: vec![#(#shape),*] })
+        quote!(#rt::StateInfo { name: #n.to_string(), offset: #off, shape: vec![#(#shape),*], fixed_edge: #fixed })
     });
     let observes = info.observes.iter().map(|o| {
         let (n, u, q) = (&o.name, &o.unit, &o.quantity);

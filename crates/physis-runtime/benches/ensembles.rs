@@ -38,6 +38,7 @@ fn info(name: &str, states: &[&str], scheme: SchemeInfo, noises: usize) -> Arc<M
                 name: (*s).into(),
                 offset: i,
                 shape: vec![],
+                fixed_edge: false,
             })
             .collect(),
         observes: vec![],

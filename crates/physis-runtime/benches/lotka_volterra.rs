@@ -138,11 +138,13 @@ fn lv() -> Lv {
                 name: "x".into(),
                 offset: 0,
                 shape: vec![],
+                fixed_edge: false,
             },
             StateInfo {
                 name: "y".into(),
                 offset: 1,
                 shape: vec![],
+                fixed_edge: false,
             },
         ],
         observes: vec![],

@@ -10,18 +10,24 @@ pub(crate) const MAX_GROWTH: f64 = 10.0;
 /// Consecutive rejections of one step after which the run is declared diverged.
 pub(crate) const MAX_REJECTIONS: u32 = 60;
 
-/// `sqrt(mean((e_i / (atol + rtol·max(|y_i|, |n_i|)))²))`; NaN or infinite becomes `+∞`.
-pub(crate) fn error_norm(err: &[f64], y: &[f64], next: &[f64], tol: f64) -> f64 {
-    if err.is_empty() {
-        return 0.0;
-    }
+/// `sqrt(mean((e_i / (atol + rtol·max(|y_i|, |n_i|)))²))` over the free slots (`free` empty:
+/// every slot; see [`crate::ModelInfo::free_slots`]); NaN or infinite becomes `+∞`.
+pub(crate) fn error_norm(err: &[f64], y: &[f64], next: &[f64], tol: f64, free: &[bool]) -> f64 {
     let mut s = 0.0;
-    for ((e, a), b) in err.iter().zip(y).zip(next) {
+    let mut count = 0usize;
+    for (i, ((e, a), b)) in err.iter().zip(y).zip(next).enumerate() {
+        if free.get(i) == Some(&false) {
+            continue;
+        }
         let sc = tol + tol * a.abs().max(b.abs());
         let r = e / sc;
         s += r * r;
+        count += 1;
     }
-    let n = (s / err.len() as f64).sqrt();
+    if count == 0 {
+        return 0.0;
+    }
+    let n = (s / count as f64).sqrt();
     if n.is_finite() { n } else { f64::INFINITY }
 }
 
@@ -37,21 +43,25 @@ pub(crate) fn step_factor(err: f64, order: u32, max_growth: f64) -> f64 {
     f.clamp(MIN_GROWTH, max_growth)
 }
 
-/// RMS of `v_i / (tol + tol·|y_i|)`.
-fn scaled_rms(v: &[f64], y: &[f64], tol: f64) -> f64 {
-    if v.is_empty() {
-        return 0.0;
+/// RMS of `v_i / (tol + tol·|y_i|)` over the free slots (`free` empty: every slot).
+fn scaled_rms(v: &[f64], y: &[f64], tol: f64, free: &[bool]) -> f64 {
+    let (mut s, mut count) = (0.0, 0usize);
+    for (i, (a, b)) in v.iter().zip(y).enumerate() {
+        if free.get(i) != Some(&false) {
+            s += (a / (tol + tol * b.abs())).powi(2);
+            count += 1;
+        }
     }
-    let s: f64 = v
-        .iter()
-        .zip(y)
-        .map(|(a, b)| (a / (tol + tol * b.abs())).powi(2))
-        .sum();
-    (s / v.len() as f64).sqrt()
+    if count == 0 {
+        0.0
+    } else {
+        (s / count as f64).sqrt()
+    }
 }
 
 /// Hairer's starting step: from the sizes of `y0`, `f0` and a finite-difference estimate of
-/// the second derivative (one extra rate evaluation through `rate`).
+/// the second derivative (one extra rate evaluation through `rate`), measured over the
+/// free slots as the error norm is.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn initial_step(
     t0: f64,
@@ -60,12 +70,13 @@ pub(crate) fn initial_step(
     order: u32,
     tol: f64,
     hmax: f64,
+    free: &[bool],
     scratch_y: &mut [f64],
     scratch_f: &mut [f64],
     mut rate: impl FnMut(f64, &[f64], &mut [f64]),
 ) -> f64 {
-    let d0 = scaled_rms(y0, y0, tol);
-    let d1 = scaled_rms(f0, y0, tol);
+    let d0 = scaled_rms(y0, y0, tol, free);
+    let d1 = scaled_rms(f0, y0, tol, free);
     let mut h0 = if d0 < 1e-5 || d1 < 1e-5 {
         1e-6
     } else {
@@ -79,7 +90,7 @@ pub(crate) fn initial_step(
     for (d, f) in scratch_f.iter_mut().zip(f0) {
         *d -= f;
     }
-    let d2 = scaled_rms(scratch_f, y0, tol) / h0;
+    let d2 = scaled_rms(scratch_f, y0, tol, free) / h0;
     let m = d1.max(d2);
     let h1 = if m <= 1e-15 || !m.is_finite() {
         (h0 * 1e-3).max(1e-6)
@@ -101,9 +112,29 @@ mod tests {
     #[test]
     fn norm_mixes_absolute_and_relative() {
         // tol 1e-3: scale 1e-3 + 1e-3·2 = 3e-3 for the first, 1e-3 for the second.
-        let n = error_norm(&[3e-3, 1e-3], &[2.0, 0.0], &[1.0, 0.0], 1e-3);
+        let n = error_norm(&[3e-3, 1e-3], &[2.0, 0.0], &[1.0, 0.0], 1e-3, &[]);
         assert!((n - 1.0).abs() < 1e-12);
-        assert_eq!(error_norm(&[f64::NAN], &[0.0], &[0.0], 1e-3), f64::INFINITY);
+        assert_eq!(
+            error_norm(&[f64::NAN], &[0.0], &[0.0], 1e-3, &[]),
+            f64::INFINITY
+        );
+    }
+
+    #[test]
+    fn norm_leaves_out_fixed_slots() {
+        // The fixed middle slot neither adds to the sum nor to the count: the norm is that
+        // of the two free slots alone.
+        let free = [true, false, true];
+        let n = error_norm(
+            &[3e-3, 0.0, 1e-3],
+            &[2.0, 1.0, 0.0],
+            &[1.0, 1.0, 0.0],
+            1e-3,
+            &free,
+        );
+        assert!((n - 1.0).abs() < 1e-12, "{n}");
+        assert_eq!(error_norm(&[5.0], &[0.0], &[0.0], 1e-3, &[false]), 0.0);
+        assert!((scaled_rms(&[1e-3, 7.0], &[0.0, 0.0], 1e-3, &[true, false]) - 1.0).abs() < 1e-12);
     }
 
     #[test]
@@ -126,6 +157,7 @@ mod tests {
             5,
             1e-6,
             f64::INFINITY,
+            &[],
             &mut sy,
             &mut sf,
             |_, y, f| {

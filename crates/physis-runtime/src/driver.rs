@@ -70,6 +70,8 @@ pub struct Simulation<M: Model> {
     ynew: Vec<f64>,
     fnew: Vec<f64>,
     err: Vec<f64>,
+    /// Per slot, false for a fixed edge node left out of the error norm (empty: none).
+    free: Vec<bool>,
     /// The continuous extension of the last attempted step (empty without one).
     q: Vec<f64>,
     ytmp: Vec<f64>,
@@ -277,6 +279,7 @@ impl<M: Model> Simulation<M> {
             ynew: z(),
             fnew: z(),
             err: z(),
+            free: info.free_slots(),
             q: if info.scheme.dense { z() } else { Vec::new() },
             ytmp: z(),
             dtmp: z(),
@@ -316,6 +319,7 @@ impl<M: Model> Simulation<M> {
             ynew,
             fnew,
             err,
+            free: _,
             q,
             ytmp,
             dtmp,

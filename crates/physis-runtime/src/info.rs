@@ -50,6 +50,10 @@ pub struct StateInfo {
     /// Extents: empty for a scalar, `[n]` for a vector or 1-D field, `[n, m]` for a 2-D field
     /// (row-major, last index fastest).
     pub shape: Vec<usize>,
+    /// True for a field whose edge nodes (see [`on_edge`]) a Dirichlet boundary holds: they
+    /// are set, not integrated, so adaptive step control leaves them out of its error norm
+    /// (a system written out by hand would not have them at all).
+    pub fixed_edge: bool,
 }
 
 impl StateInfo {
@@ -61,6 +65,39 @@ impl StateInfo {
     /// True when the state occupies no slot (an empty extent).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// True when node `k` (row-major) of a field of extents `shape` lies on the grid's edge: the
+/// first or last node of a line, the first or last row or column of a plane. A Dirichlet
+/// boundary holds its value there.
+pub fn on_edge(shape: &[usize], k: usize) -> bool {
+    match *shape {
+        [n] => k == 0 || k + 1 == n,
+        [nx, ny] => {
+            let (r, c) = (k / ny.max(1), k % ny.max(1));
+            r == 0 || r + 1 == nx || c == 0 || c + 1 == ny
+        }
+        _ => false,
+    }
+}
+
+impl ModelInfo {
+    /// Per slot, true when it is integrated (not a fixed edge node, see
+    /// [`StateInfo::fixed_edge`]); empty when every slot is.
+    pub fn free_slots(&self) -> Vec<bool> {
+        if !self.states.iter().any(|s| s.fixed_edge) {
+            return Vec::new();
+        }
+        let mut free = vec![true; self.dim];
+        for s in self.states.iter().filter(|s| s.fixed_edge) {
+            for k in (0..s.len()).filter(|&k| on_edge(&s.shape, k)) {
+                if let Some(f) = free.get_mut(s.offset + k) {
+                    *f = false;
+                }
+            }
+        }
+        free
     }
 }
 
@@ -270,4 +307,19 @@ pub struct ConserveInfo {
     pub text: String,
     /// 1-based source line.
     pub line: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edge_of_a_line_and_of_a_plane() {
+        let line: Vec<usize> = (0..5).filter(|&k| on_edge(&[5], k)).collect();
+        assert_eq!(line, [0, 4]);
+        // 3 × 4 plane: only node 5 and 6 (row 1, columns 1 and 2) are inside.
+        let inside: Vec<usize> = (0..12).filter(|&k| !on_edge(&[3, 4], k)).collect();
+        assert_eq!(inside, [5, 6]);
+        assert!(!on_edge(&[], 0));
+    }
 }

@@ -211,11 +211,10 @@ impl<'m> GridCx<'m> {
         (k / ny, k % ny)
     }
 
-    /// True at a node on the grid's edge (where a Dirichlet value holds).
+    /// True at a node on the grid's edge (where a Dirichlet value holds): the runtime's
+    /// rule, which also leaves those nodes out of the step control's error norm.
     fn on_edge(&self, k: usize) -> bool {
-        let (r, c) = self.node(k);
-        let (nx, ny) = (self.grid.nx as usize, self.grid.ny as usize);
-        r == 0 || r + 1 == nx || (self.grid.axes() == 2 && (c == 0 || c + 1 == ny))
+        physis_runtime::on_edge(&self.shape(), k)
     }
 
     /// `1` at interior nodes, `0` on the edge.

@@ -218,6 +218,8 @@ pub(super) fn lower(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, L
     for (st, i) in info.states.iter_mut().zip(0..) {
         if is_field(i) {
             st.shape = g.shape();
+            // The edge a Dirichlet boundary holds is masked out of the rate above.
+            st.fixed_edge = g.dirichlet(i).is_some();
         }
     }
     let (params, runs) = params_and_runs(m, &param_off);

@@ -415,6 +415,7 @@ fn model_info(
                 } else {
                     vec![*n]
                 },
+                fixed_edge: false,
             })
             .collect(),
         observes: m

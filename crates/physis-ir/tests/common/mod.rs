@@ -28,6 +28,7 @@ pub fn info(
                 name: n.to_string(),
                 offset,
                 shape: if *len == 1 { vec![] } else { vec![*len] },
+                fixed_edge: false,
             };
             offset += len;
             s

@@ -45,6 +45,7 @@ impl<M: Model> Simulation<M> {
                         info,
                         cfg,
                         stats,
+                        free,
                         ..
                     } = self;
                     stats.evaluations += 1;
@@ -56,6 +57,7 @@ impl<M: Model> Simulation<M> {
                         order,
                         cfg.tolerance,
                         cfg.max_step,
+                        free,
                         ytmp,
                         dtmp,
                         |t, y, d| model.rate(t, y, d),

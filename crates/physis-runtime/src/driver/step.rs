@@ -135,7 +135,13 @@ impl<M: Model> Simulation<M> {
                 break;
             }
             let e = if ok {
-                error_norm(&self.err, &self.y, &self.ynew, self.cfg.tolerance)
+                error_norm(
+                    &self.err,
+                    &self.y,
+                    &self.ynew,
+                    self.cfg.tolerance,
+                    &self.free,
+                )
             } else {
                 f64::INFINITY
             };

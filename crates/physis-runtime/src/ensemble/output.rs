@@ -316,6 +316,7 @@ mod tests {
             name: name.into(),
             offset,
             shape,
+            fixed_edge: false,
         };
         let names = slot_names(&[
             st("x", 0, vec![]),

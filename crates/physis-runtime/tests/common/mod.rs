@@ -107,6 +107,7 @@ pub fn model(
                     name: format!("y{i}"),
                     offset: i,
                     shape: vec![],
+                    fixed_edge: false,
                 })
                 .collect(),
             observes: vec![],
@@ -149,6 +150,7 @@ impl Builder {
                     name: (*n).into(),
                     offset: off,
                     shape: shape.clone(),
+                    fixed_edge: false,
                 };
                 off += s.len();
                 s
