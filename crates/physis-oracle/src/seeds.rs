@@ -1,7 +1,7 @@
 //! Seeds: a fresh one per run (or the one `ORACLE_SEED` names), one per case derived from
 //! it, and the regression files under `regressions/` that keep every seed that failed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `splitmix64`: a well-mixed `u64` from any `u64`.
 pub fn mix(mut x: u64) -> u64 {
@@ -53,7 +53,13 @@ pub fn file(name: &str) -> PathBuf {
 
 /// The seeds kept for property `name` (one `0x…` per line, `#` starts a comment).
 pub fn kept(name: &str) -> Vec<u64> {
-    std::fs::read_to_string(file(name))
+    kept_in(&file(name))
+}
+
+/// The seeds kept in the regression file at `path` (another crate's oracle tests keep
+/// theirs beside them).
+pub fn kept_in(path: &Path) -> Vec<u64> {
+    std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
         .filter_map(|l| parse(l.split('#').next().unwrap_or("")))
@@ -62,11 +68,16 @@ pub fn kept(name: &str) -> Vec<u64> {
 
 /// Appends a failing `seed` to property `name`'s regression file, with a note.
 pub fn keep(name: &str, seed: u64, note: &str) -> std::io::Result<()> {
+    keep_in(&file(name), seed, note)
+}
+
+/// Appends a failing `seed` to the regression file at `path`, with a note, unless it is
+/// kept there already.
+pub fn keep_in(path: &Path, seed: u64, note: &str) -> std::io::Result<()> {
     use std::io::Write;
-    if kept(name).contains(&seed) {
+    if kept_in(path).contains(&seed) {
         return Ok(());
     }
-    let path = file(name);
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
