@@ -459,9 +459,13 @@ fn integrate_clause(
     }
     let Some(found) = found else {
         return Err(c.err(
-            Diagnostic::error(Code::SchemeNotInScope, scheme.span, format!("scheme `{}` is not in scope", scheme.text))
-                .with_label("unknown scheme")
-                .with_hint("built in: euler, midpoint, rk4, rk45, verlet, leapfrog, backwardEuler, crankNicolson, eulerMaruyama"),
+            Diagnostic::error(
+                Code::SchemeNotInScope,
+                scheme.span,
+                format!("scheme `{}` is not in scope", scheme.text),
+            )
+            .with_label("unknown scheme")
+            .with_hint(format!("built in: {}", crate::prelude::names().join(", "))),
         ));
     };
     if found.adaptive.is_some() && out.tolerance.is_none() {

@@ -31,6 +31,38 @@ pub fn prelude_with_diagnostics() -> (Vec<Arc<CheckedScheme>>, Vec<Diagnostic>) 
     (schemes, diags)
 }
 
+/// The names of the built-in schemes, in the prelude's order (for hints and listings, so
+/// that a scheme added to the prelude's text is named everywhere without another edit).
+pub fn names() -> Vec<&'static str> {
+    schemes().iter().map(|s| s.name.as_str()).collect()
+}
+
+/// The comment written just above a built-in scheme in the prelude's text, its lines joined
+/// by spaces (`None` for a user scheme or a name not in the prelude).
+pub fn comment(scheme: &CheckedScheme) -> Option<String> {
+    if !scheme.builtin {
+        return None;
+    }
+    let before = PRELUDE.get(..scheme.span.start as usize)?;
+    let mut lines: Vec<&str> = before
+        .lines()
+        .rev()
+        .skip_while(|l| l.trim().is_empty())
+        .map_while(|l| l.trim().strip_prefix("//"))
+        .map(str::trim)
+        .collect();
+    lines.reverse();
+    (!lines.is_empty()).then(|| lines.join(" "))
+}
+
+/// The prelude's source text of a built-in scheme's declaration.
+pub fn text(scheme: &CheckedScheme) -> Option<&'static str> {
+    if !scheme.builtin {
+        return None;
+    }
+    PRELUDE.get(scheme.span.start as usize..scheme.span.end as usize)
+}
+
 /// A scheme with no body, used only when even the prelude is missing (never in practice).
 pub(crate) fn empty_scheme() -> CheckedScheme {
     CheckedScheme {
@@ -77,6 +109,27 @@ mod tests {
         ] {
             assert!(find(name).is_fixed_step(), "{name}");
         }
+    }
+
+    #[test]
+    fn every_builtin_scheme_has_its_comment_and_text() {
+        for s in schemes() {
+            let comment = comment(s).unwrap_or_else(|| panic!("{} has no comment", s.name));
+            assert!(!comment.contains("//"), "{comment}");
+            let text = text(s).unwrap();
+            assert!(text.starts_with(&format!("scheme {}", s.name)), "{text}");
+            assert!(text.trim_end().ends_with('}'), "{text}");
+        }
+        assert!(
+            comment(find_builtin("rk4"))
+                .unwrap()
+                .starts_with("Classical Runge–Kutta")
+        );
+        assert_eq!(names().first(), Some(&"euler"));
+    }
+
+    fn find_builtin(n: &str) -> &'static CheckedScheme {
+        schemes().iter().find(|s| s.name == n).unwrap()
     }
 
     /// The Dormand–Prince weights: b sums to 1, each row of a sums to its c, and the error

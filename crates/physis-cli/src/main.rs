@@ -26,6 +26,8 @@ enum Command {
     Check(cmd::check::Args),
     /// Explain a diagnostic code (e.g. PH0104) with a small example.
     Explain(cmd::explain::Args),
+    /// List the built-in schemes, or print one's text from the prelude.
+    Schemes(cmd::schemes::Args),
     /// Run a simulation; samples as CSV or JSON, or a one-object --summary.
     Run(cmd::run::Args),
     /// Plot a run to an SVG or PNG image: observes over time, phase plots, fields, ensembles.
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => cmd::check::run(&args),
         Command::Explain(args) => cmd::explain::run(&args),
+        Command::Schemes(args) => cmd::schemes::run(&args),
         Command::Run(args) => cmd::run::run(&args),
         Command::Plot(args) => cmd::plot::run(&args),
         Command::Derive(args) => cmd::derive::run(&args),

@@ -106,3 +106,38 @@ fn checking_a_big_grid_cost_as_much_as_running_it_did() {
     assert_eq!(code, 1);
     assert!(err.contains("PH0118"), "{err}");
 }
+
+/// `physis schemes` lists exactly the prelude's schemes, and the PH0107 hint names the same
+/// ones: both are read from the prelude's text, never from a list of their own.
+#[test]
+fn schemes_lists_the_prelude_and_prints_one_scheme_text() {
+    let prelude = physis_check::prelude::names();
+    let (code, out, err) = physis(&["schemes"]);
+    assert_eq!(code, 0, "{err}");
+    let listed: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(listed, prelude);
+    assert!(out.contains("adaptive <5>"), "{out}");
+    assert!(out.contains("implicit (Newton)"), "{out}");
+
+    let (code, out, _) = physis(&["schemes", "rk4"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("// Classical Runge–Kutta"), "{out}");
+    assert!(out.contains("scheme rk4 stable 2.78 {"), "{out}");
+
+    let (code, _, err) = physis(&["schemes", "rk5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&prelude.join(", ")), "{err}");
+
+    let file = temp("rk5.hph", physis_syntax::Code::SchemeNotInScope.example());
+    let (code, _, err) = physis(&["check", &file]);
+    assert_eq!(code, 1);
+    assert!(err.contains("PH0107"), "{err}");
+    assert!(
+        err.contains(&format!("built in: {}", prelude.join(", "))),
+        "{err}"
+    );
+}

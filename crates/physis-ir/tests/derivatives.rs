@@ -17,7 +17,7 @@ fn lv_jacobian(x: f64, y: f64) -> [[f64; 2]; 2] {
 
 #[test]
 fn backward_euler_jacobian_is_exact() {
-    let model = common::lotka_volterra(&prelude::backward_euler(), 1e-8);
+    let model = common::lotka_volterra(&prelude::builtin("backwardEuler").unwrap(), 1e-8);
     let mut m = TapeModel::new(&model).unwrap();
     let (y, f0, next) = ([1.0, 1.0], [0.0, 0.0], [0.7, 1.3]);
     let h = 0.25;
@@ -53,7 +53,7 @@ fn backward_euler_jacobian_is_exact() {
 
 #[test]
 fn crank_nicolson_jacobian_by_columns_matches_the_dense_one() {
-    let model = common::lotka_volterra(&prelude::crank_nicolson(), 1e-8);
+    let model = common::lotka_volterra(&prelude::builtin("crankNicolson").unwrap(), 1e-8);
     let physis_ir::SchemeFns::Implicit {
         residual,
         jacobian,
@@ -101,7 +101,7 @@ fn crank_nicolson_jacobian_by_columns_matches_the_dense_one() {
 
 #[test]
 fn rate_jvp_is_exact() {
-    let model = common::lotka_volterra(&prelude::rk4(), 1e-8);
+    let model = common::lotka_volterra(&prelude::builtin("rk4").unwrap(), 1e-8);
     let mut m = TapeModel::new(&model).unwrap();
     let (y, v) = ([0.4, 2.5], [0.3, -1.1]);
     let mut out = [0.0; 2];

@@ -8,7 +8,7 @@ use physis_runtime::{ReasonKind, RunOptions};
 
 #[test]
 fn dormand_prince_reaches_the_reference() {
-    let model = common::lotka_volterra(&prelude::dormand_prince(), 1e-8);
+    let model = common::lotka_volterra(&prelude::builtin("rk45").unwrap(), 1e-8);
     let run = physis_runtime::run(TapeModel::new(&model).unwrap(), &RunOptions::default()).unwrap();
     assert_eq!(run.reason.kind, ReasonKind::When);
     assert!(
@@ -32,7 +32,7 @@ fn dormand_prince_reaches_the_reference() {
 
 #[test]
 fn named_run_parameters_reach_the_tapes() {
-    let mut model = common::lotka_volterra(&prelude::rk4(), 1e-8);
+    let mut model = common::lotka_volterra(&prelude::builtin("rk4").unwrap(), 1e-8);
     model.runs.push(physis_ir::NamedRun {
         name: "NoPredator".into(),
         overrides: vec![(1, vec![0.0])],

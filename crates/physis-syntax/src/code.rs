@@ -99,9 +99,8 @@ first-order scheme such as rk4 for such models.",
     "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  integrate verlet step 1 ms\n  stop when y < 0 m\n}\n";
     /// PH0103.
     MissingStep = "PH0103", "a fixed-step scheme with no step",
-    "A scheme without an adaptive order (euler, midpoint, rk4, verlet, leapfrog, backwardEuler, \
-crankNicolson, eulerMaruyama, or a user scheme without `<order>`) needs `step Δ` in its \
-integrate clause.",
+    "A scheme without an adaptive order (a built-in one that `physis schemes` lists as fixed step, \
+or a user scheme without `<order>`) needs `step Δ` in its integrate clause.",
     "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  integrate rk4\n  stop when y < 0 m\n}\n";
     /// PH0104.
     NoStop = "PH0104", "no stop condition",
@@ -121,9 +120,8 @@ are fixed when the model is built.",
     "simulate Fall {\n  state y : Length[n] = 10 m\n  law y' = -1 m/s\n  stop when t > 1 s\n}\n";
     /// PH0107.
     SchemeNotInScope = "PH0107", "a scheme not in scope",
-    "The integrate clause names a scheme that is neither built in (euler, midpoint, rk4, rk45, \
-verlet, leapfrog, backwardEuler, crankNicolson, eulerMaruyama) nor declared with `scheme` in the \
-file.",
+    "The integrate clause names a scheme that is neither built in (`physis schemes` lists the \
+built-in ones; the diagnostic's hint names them too) nor declared with `scheme` in the file.",
     "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  integrate rk5 tolerance 1e-6\n  stop when y < 0 m\n}\n";
     /// PH0108.
     RunOverride = "PH0108", "a run overriding no param",

@@ -16,6 +16,7 @@ pub mod plot_ensemble;
 pub mod prepare;
 pub mod progress;
 pub mod run;
+pub mod schemes;
 
 /// Why a source file could not be read as text.
 pub enum ReadFailure {
