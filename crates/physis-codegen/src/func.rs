@@ -51,7 +51,6 @@ impl Inputs {
             Source::Seed => self.seed,
             // Params are hoisted; noise reads as zero (as in the interpreter).
             Source::Param | Source::Noise => true,
-            _ => false,
         }
     }
 }
@@ -343,17 +342,14 @@ fn scalar_expr(
     Ok(match op {
         Op::Const(bits) => f64_lit(f64::from_bits(*bits)),
         Op::Load(src, k) => load(*src, *k),
-        Op::Unary(o, a) => unary(*o, opd(*a))?,
+        Op::Unary(o, a) => unary(*o, opd(*a)),
         Op::Binary(BinOp::Pow, a, b) if bound_exponent(f, *b, stat) => pow_bound(opd(*a), opd(*b)),
-        Op::Binary(o, a, b) => binary(*o, opd(*a), opd(*b))?,
+        Op::Binary(o, a, b) => binary(*o, opd(*a), opd(*b)),
         Op::Powi(a, n) => {
             let a = opd(*a);
-            quote!(#a.powi(#n))
+            powi(a, *n)
         }
-        Op::Select(c, a, b) => {
-            let (c, a, b) = (opd(*c), opd(*a), opd(*b));
-            quote!(if #c != 0.0 { #a } else { #b })
-        }
+        Op::Select(c, a, b) => select(opd(*c), opd(*a), opd(*b)),
         Op::Index(a, k) => {
             let (a, k) = (opd(*a), usize_lit(*k as usize));
             quote!(#a[#k])
@@ -400,19 +396,16 @@ fn array_expr(
             let items = (*off..off + n).map(|k| load(*src, k));
             quote!([#(#items),*])
         }
-        Op::Unary(o, a) => each(unary(*o, elem(*a))?),
+        Op::Unary(o, a) => each(unary(*o, elem(*a))),
         Op::Binary(BinOp::Pow, a, b) if bound_exponent(f, *b, stat) => {
             each(pow_bound(elem(*a), elem(*b)))
         }
-        Op::Binary(o, a, b) => each(binary(*o, elem(*a), elem(*b))?),
+        Op::Binary(o, a, b) => each(binary(*o, elem(*a), elem(*b))),
         Op::Powi(a, n) => {
             let a = elem(*a);
-            each(quote!(#a.powi(#n)))
+            each(powi(a, *n))
         }
-        Op::Select(c, a, b) => {
-            let (c, a, b) = (elem(*c), elem(*a), elem(*b));
-            each(quote!(if #c != 0.0 { #a } else { #b }))
-        }
+        Op::Select(c, a, b) => each(select(elem(*c), elem(*a), elem(*b))),
         Op::Pack(vs) => {
             let items = vs.iter().map(|v| opd(*v));
             quote!([#(#items),*])
@@ -440,19 +433,9 @@ pub(crate) fn bound_exponent(f: &Function, b: ValueId, stat: &[bool]) -> bool {
         && !matches!(f.insts[b.index()].op, Op::Const(_))
 }
 
-/// `a^b` as the builder folds it once `b` is known: `powi` for a whole `|b| ≤ 64`, `sqrt`
-/// for `½`, else `powf`.
+/// `a^b` as the builder folds it once `b` is known (`scalar::pow_known`, the builder's rule).
 pub(crate) fn pow_bound(a: TokenStream, b: TokenStream) -> TokenStream {
-    quote!({
-        let e: f64 = #b;
-        if e == e.trunc() && e.abs() <= 64.0 {
-            #a.powi(e as i32)
-        } else if e == 0.5 {
-            #a.sqrt()
-        } else {
-            #a.powf(e)
-        }
-    })
+    quote!(::physis_runtime::scalar::pow_known(#a, #b))
 }
 
 /// `x` with `M·x = b` by the runtime's `scalar::solve_in_place` (the interpreter's solver)
@@ -466,56 +449,27 @@ fn solve(m: TokenStream, b: TokenStream) -> TokenStream {
     })
 }
 
-fn sign(a: TokenStream) -> TokenStream {
-    quote!(::physis_runtime::scalar::sign(#a))
+/// `op a`: a call of the operation's function in `physis_runtime::scalar`, where its
+/// meaning is written once for every back end.
+pub(crate) fn unary(op: UnOp, a: TokenStream) -> TokenStream {
+    let f = quote::format_ident!("{}", op.name());
+    quote!(::physis_runtime::scalar::#f(#a))
 }
 
-/// `op a`, as `physis_ir::eval::unary`.
-pub(crate) fn unary(op: UnOp, a: TokenStream) -> Result<TokenStream, GenError> {
-    Ok(match op {
-        UnOp::Neg => quote!(-#a),
-        UnOp::Abs => quote!(#a.abs()),
-        UnOp::Sign => sign(a),
-        UnOp::Sqrt => quote!(#a.sqrt()),
-        UnOp::Exp => quote!(#a.exp()),
-        UnOp::Log => quote!(#a.ln()),
-        UnOp::Log10 => quote!(#a.log10()),
-        UnOp::Floor => quote!(#a.floor()),
-        UnOp::Ceil => quote!(#a.ceil()),
-        UnOp::Sin => quote!(#a.sin()),
-        UnOp::Cos => quote!(#a.cos()),
-        UnOp::Tan => quote!(#a.tan()),
-        UnOp::Asin => quote!(#a.asin()),
-        UnOp::Acos => quote!(#a.acos()),
-        UnOp::Atan => quote!(#a.atan()),
-        UnOp::Sinh => quote!(#a.sinh()),
-        UnOp::Cosh => quote!(#a.cosh()),
-        UnOp::Tanh => quote!(#a.tanh()),
-        other => return Err(unsupported(format!("the operation {other:?}"))),
-    })
+/// `aⁿ` for a whole `n`, by `physis_runtime::scalar::powi`.
+pub(crate) fn powi(a: TokenStream, n: i32) -> TokenStream {
+    quote!(::physis_runtime::scalar::powi(#a, #n))
 }
 
-/// `a op b`, as `physis_ir::eval::binary`.
-pub(crate) fn binary(op: BinOp, a: TokenStream, b: TokenStream) -> Result<TokenStream, GenError> {
-    let truth = |c: TokenStream| quote!(if #c { 1.0f64 } else { 0.0f64 });
-    Ok(match op {
-        BinOp::Add => quote!(#a + #b),
-        BinOp::Sub => quote!(#a - #b),
-        BinOp::Mul => quote!(#a * #b),
-        BinOp::Div => quote!(#a / #b),
-        BinOp::Pow => quote!(#a.powf(#b)),
-        BinOp::Atan2 => quote!(#a.atan2(#b)),
-        BinOp::Hypot => quote!(#a.hypot(#b)),
-        BinOp::Min => quote!(#a.min(#b)),
-        BinOp::Max => quote!(#a.max(#b)),
-        BinOp::Lt => truth(quote!(#a < #b)),
-        BinOp::Le => truth(quote!(#a <= #b)),
-        BinOp::Gt => truth(quote!(#a > #b)),
-        BinOp::Ge => truth(quote!(#a >= #b)),
-        BinOp::Eq => truth(quote!(#a == #b)),
-        BinOp::Ne => truth(quote!(#a != #b)),
-        other => return Err(unsupported(format!("the operation {other:?}"))),
-    })
+/// `c ≠ 0 ? a : b`, by `physis_runtime::scalar::select`.
+pub(crate) fn select(c: TokenStream, a: TokenStream, b: TokenStream) -> TokenStream {
+    quote!(::physis_runtime::scalar::select(#c, #a, #b))
+}
+
+/// `a op b`, likewise a call into `physis_runtime::scalar`.
+pub(crate) fn binary(op: BinOp, a: TokenStream, b: TokenStream) -> TokenStream {
+    let f = quote::format_ident!("{}", op.name());
+    quote!(::physis_runtime::scalar::#f(#a, #b))
 }
 
 fn unsupported(what: String) -> GenError {

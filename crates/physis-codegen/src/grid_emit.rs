@@ -165,21 +165,15 @@ impl Emitter<'_> {
     fn elementwise(&self, op: &Op, idx: &Idx) -> Result<TokenStream, GenError> {
         let e = |v: &ValueId| self.elem(*v, idx);
         Ok(match op {
-            Op::Unary(o, a) => func::unary(*o, e(a)?)?,
+            Op::Unary(o, a) => func::unary(*o, e(a)?),
             Op::Binary(physis_ir::BinOp::Pow, a, b)
                 if func::bound_exponent(self.f, *b, self.stat) =>
             {
                 func::pow_bound(e(a)?, e(b)?)
             }
-            Op::Binary(o, a, b) => func::binary(*o, e(a)?, e(b)?)?,
-            Op::Powi(a, n) => {
-                let a = e(a)?;
-                quote!(#a.powi(#n))
-            }
-            Op::Select(c, a, b) => {
-                let (c, a, b) = (e(c)?, e(a)?, e(b)?);
-                quote!(if #c != 0.0 { #a } else { #b })
-            }
+            Op::Binary(o, a, b) => func::binary(*o, e(a)?, e(b)?),
+            Op::Powi(a, n) => func::powi(e(a)?, *n),
+            Op::Select(c, a, b) => func::select(e(c)?, e(a)?, e(b)?),
             other => return Err(unsupported(format!("the operation {other:?}"))),
         })
     }
@@ -346,7 +340,6 @@ impl Emitter<'_> {
                 quote!(#k::BcValue::Neumann(#e))
             }
             Bc::Periodic => quote!(#k::BcValue::Periodic),
-            other => return Err(unsupported(format!("the boundary {other:?}"))),
         };
         let op = match st.op {
             StencilOp::Central(a) => quote!(#k::StencilOp::Central(#a)),

@@ -399,7 +399,12 @@ impl Builder {
     ) -> Result<Option<ValueId>, IrError> {
         let (ca, cb) = (self.const_of(a), self.const_of(b));
         if let (Some(x), Some(y)) = (ca, cb) {
-            return Ok(Some(self.constant(eval::binary(o, x, y))));
+            // A known exponent folds by the same rule whether or not the base is known too.
+            let v = match o {
+                BinOp::Pow => eval::pow_known(x, y),
+                _ => eval::binary(o, x, y),
+            };
+            return Ok(Some(self.constant(v)));
         }
         // Identities keep the other operand, so they apply only when it carries the type.
         let is = |v: Option<f64>, k: f64| v.is_some_and(|x| x.to_bits() == k.to_bits());
@@ -423,9 +428,9 @@ impl Builder {
                 }
                 _ => None,
             },
-            BinOp::Pow => match cb {
-                Some(y) if y == y.trunc() && y.abs() <= 64.0 => Some(self.powi(a, y as i32)?),
-                Some(0.5) => Some(self.unary(UnOp::Sqrt, a)?),
+            BinOp::Pow => match cb.map(eval::pow_rule) {
+                Some(eval::PowRule::Powi(n)) => Some(self.powi(a, n)?),
+                Some(eval::PowRule::Sqrt) => Some(self.unary(UnOp::Sqrt, a)?),
                 _ => None,
             },
             _ => None,

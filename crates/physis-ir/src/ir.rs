@@ -51,7 +51,6 @@ impl Ty {
 
 /// Where a load reads from: the inputs of the model's functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
 pub enum Source {
     /// The time `t` (index 0).
     T,
@@ -75,95 +74,8 @@ pub enum Source {
     Seed,
 }
 
-/// Operations on one operand (elementwise on arrays).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum UnOp {
-    /// `−x`
-    Neg,
-    /// `|x|`
-    Abs,
-    /// `1`, `−1` or `0` (NaN stays NaN).
-    Sign,
-    /// `√x`
-    Sqrt,
-    /// `eˣ`
-    Exp,
-    /// natural logarithm
-    Log,
-    /// base-10 logarithm
-    Log10,
-    /// largest whole number not above
-    Floor,
-    /// smallest whole number not below
-    Ceil,
-    /// sine
-    Sin,
-    /// cosine
-    Cos,
-    /// tangent
-    Tan,
-    /// arcsine
-    Asin,
-    /// arccosine
-    Acos,
-    /// arctangent
-    Atan,
-    /// hyperbolic sine
-    Sinh,
-    /// hyperbolic cosine
-    Cosh,
-    /// hyperbolic tangent
-    Tanh,
-}
-
-/// Operations on two operands (elementwise; a scalar broadcasts against an array).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum BinOp {
-    /// `a + b`
-    Add,
-    /// `a − b` (also the margin of a comparison)
-    Sub,
-    /// `a · b`
-    Mul,
-    /// `a / b`
-    Div,
-    /// `aᵇ`
-    Pow,
-    /// `atan2(a, b)`, the angle of the point `(b, a)`
-    Atan2,
-    /// `√(a² + b²)` without overflow
-    Hypot,
-    /// smaller of the two (a NaN operand is ignored, as `f64::min`)
-    Min,
-    /// larger of the two (as `f64::max`)
-    Max,
-    /// `1` if `a < b` else `0`
-    Lt,
-    /// `1` if `a ≤ b` else `0`
-    Le,
-    /// `1` if `a > b` else `0`
-    Gt,
-    /// `1` if `a ≥ b` else `0`
-    Ge,
-    /// `1` if `a = b` else `0`
-    Eq,
-    /// `1` if `a ≠ b` else `0`
-    Ne,
-}
-
-impl BinOp {
-    /// True when `a op b = b op a` bit for bit, so the builder may order the operands.
-    pub fn commutes(self) -> bool {
-        matches!(
-            self,
-            BinOp::Add | BinOp::Mul | BinOp::Min | BinOp::Max | BinOp::Eq | BinOp::Ne
-        )
-    }
-}
-
 pub use physis_runtime::kernels::{Grid, ReduceOp, StencilOp};
+pub use physis_runtime::scalar::{BinOp, UnOp};
 
 /// How a stencil reads past the ends of an axis. The ghost node sits one spacing beyond
 /// the last node: Dirichlet puts the value there (so `N` interior nodes with spacing
@@ -171,7 +83,6 @@ pub use physis_runtime::kernels::{Grid, ReduceOp, StencilOp};
 /// across the boundary, `(u[0] − u[−1])/Δ` and `(u[n] − u[n−1])/Δ`, is the given
 /// derivative along the axis; periodic wraps around.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Bc {
     /// Ghost value fixed to this scalar.
     Dirichlet(ValueId),
@@ -198,7 +109,6 @@ pub struct Stencil {
 
 /// One operation. Operands name earlier values.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Op {
     /// A constant, stored as its bits so that equal constants hash alike.
     Const(u64),

@@ -13,7 +13,6 @@ use crate::ir::{BinOp, UnOp};
 
 /// An expression of a scheme body.
 #[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
 pub enum SExpr {
     /// The step's start time `t`.
     T,
@@ -123,7 +122,6 @@ impl Neg for SExpr {
 
 /// What a binding is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Role {
     /// An intermediate (`k₁`).
     Local,

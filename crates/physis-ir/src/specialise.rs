@@ -18,7 +18,6 @@ pub use crate::step::{DENSE_JACOBIAN_MAX, SchemeFns, Specialised, specialise};
 
 /// A value inside a scheme body.
 #[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
 pub enum SVal {
     /// A number or time (`t`, `h`, `h/2`).
     Scalar(ValueId),

@@ -1,5 +1,197 @@
-//! Scalar routines whose exact order of operations the IR interpreter and generated code
-//! share, so that both back ends give the same bits.
+//! The meaning of every scalar operation of the IR, written once: the interpreter, constant
+//! folding (the IR builder's and the checker's) and generated code all call these functions,
+//! so every back end computes the same bits. [`UnOp`] and [`BinOp`] are generated from the
+//! tables below together with their functions, so a new operation is one row here and a
+//! compile error wherever a back end matches on the enums.
+
+/// Declares the one-operand operations: the enum, its function per row and the dispatch.
+macro_rules! unary_ops {
+    ($($(#[$doc:meta])* $variant:ident => fn $name:ident($a:ident) $body:block)*) => {
+        /// Operations on one operand (elementwise on arrays).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum UnOp {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl UnOp {
+            /// Every operation, in table order.
+            pub const ALL: &'static [UnOp] = &[$(UnOp::$variant,)*];
+
+            /// The name of the operation's function in this module (what generated code calls).
+            pub fn name(self) -> &'static str {
+                match self { $(UnOp::$variant => stringify!($name),)* }
+            }
+
+            /// `op a`.
+            #[inline]
+            pub fn apply(self, a: f64) -> f64 {
+                match self { $(UnOp::$variant => $name(a),)* }
+            }
+        }
+
+        $($(#[$doc])* #[inline] pub fn $name($a: f64) -> f64 $body)*
+    };
+}
+
+/// Declares the two-operand operations: the enum, its function per row and the dispatch.
+macro_rules! binary_ops {
+    ($($(#[$doc:meta])* $variant:ident => fn $name:ident($a:ident, $b:ident) $body:block)*) => {
+        /// Operations on two operands (elementwise; a scalar broadcasts against an array).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum BinOp {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl BinOp {
+            /// Every operation, in table order.
+            pub const ALL: &'static [BinOp] = &[$(BinOp::$variant,)*];
+
+            /// The name of the operation's function in this module (what generated code calls).
+            pub fn name(self) -> &'static str {
+                match self { $(BinOp::$variant => stringify!($name),)* }
+            }
+
+            /// `a op b`.
+            #[inline]
+            pub fn apply(self, a: f64, b: f64) -> f64 {
+                match self { $(BinOp::$variant => $name(a, b),)* }
+            }
+        }
+
+        $($(#[$doc])* #[inline] pub fn $name($a: f64, $b: f64) -> f64 $body)*
+    };
+}
+
+unary_ops! {
+    /// `−x`
+    Neg => fn neg(a) { -a }
+    /// `|x|`
+    Abs => fn abs(a) { a.abs() }
+    /// `1`, `−1` or `0`, zero keeping its sign and NaN staying NaN (the derivative of `|x|`
+    /// taken as 0 at 0).
+    Sign => fn sign(a) {
+        if a > 0.0 {
+            1.0
+        } else if a < 0.0 {
+            -1.0
+        } else {
+            a
+        }
+    }
+    /// `√x`
+    Sqrt => fn sqrt(a) { a.sqrt() }
+    /// `eˣ`
+    Exp => fn exp(a) { a.exp() }
+    /// natural logarithm
+    Log => fn log(a) { a.ln() }
+    /// base-10 logarithm
+    Log10 => fn log10(a) { a.log10() }
+    /// largest whole number not above
+    Floor => fn floor(a) { a.floor() }
+    /// smallest whole number not below
+    Ceil => fn ceil(a) { a.ceil() }
+    /// sine
+    Sin => fn sin(a) { a.sin() }
+    /// cosine
+    Cos => fn cos(a) { a.cos() }
+    /// tangent
+    Tan => fn tan(a) { a.tan() }
+    /// arcsine
+    Asin => fn asin(a) { a.asin() }
+    /// arccosine
+    Acos => fn acos(a) { a.acos() }
+    /// arctangent
+    Atan => fn atan(a) { a.atan() }
+    /// hyperbolic sine
+    Sinh => fn sinh(a) { a.sinh() }
+    /// hyperbolic cosine
+    Cosh => fn cosh(a) { a.cosh() }
+    /// hyperbolic tangent
+    Tanh => fn tanh(a) { a.tanh() }
+}
+
+binary_ops! {
+    /// `a + b`
+    Add => fn add(a, b) { a + b }
+    /// `a − b` (also the margin of a comparison)
+    Sub => fn sub(a, b) { a - b }
+    /// `a · b`
+    Mul => fn mul(a, b) { a * b }
+    /// `a / b`
+    Div => fn div(a, b) { a / b }
+    /// `aᵇ` for an exponent known only at run time (a known one goes through [`pow_known`])
+    Pow => fn pow(a, b) { a.powf(b) }
+    /// `atan2(a, b)`, the angle of the point `(b, a)`
+    Atan2 => fn atan2(a, b) { a.atan2(b) }
+    /// `√(a² + b²)` without overflow
+    Hypot => fn hypot(a, b) { a.hypot(b) }
+    /// smaller of the two (a NaN operand is ignored, as `f64::min`)
+    Min => fn min(a, b) { a.min(b) }
+    /// larger of the two (as `f64::max`)
+    Max => fn max(a, b) { a.max(b) }
+    /// `1` if `a < b` else `0`
+    Lt => fn lt(a, b) { truth(a < b) }
+    /// `1` if `a ≤ b` else `0`
+    Le => fn le(a, b) { truth(a <= b) }
+    /// `1` if `a > b` else `0`
+    Gt => fn gt(a, b) { truth(a > b) }
+    /// `1` if `a ≥ b` else `0`
+    Ge => fn ge(a, b) { truth(a >= b) }
+    /// `1` if `a = b` else `0`
+    Eq => fn eq(a, b) { truth(a == b) }
+    /// `1` if `a ≠ b` else `0`
+    Ne => fn ne(a, b) { truth(a != b) }
+}
+
+impl BinOp {
+    /// True when `a op b = b op a` bit for bit, so the builder may order the operands.
+    pub fn commutes(self) -> bool {
+        matches!(
+            self,
+            BinOp::Add | BinOp::Mul | BinOp::Min | BinOp::Max | BinOp::Eq | BinOp::Ne
+        )
+    }
+}
+
+/// A truth value as a number: `1` or `0`.
+#[inline]
+fn truth(c: bool) -> f64 {
+    if c { 1.0 } else { 0.0 }
+}
+
+/// How `aᵉ` is computed once the exponent `e` is known: what the IR builder folds a
+/// constant exponent into, and what generated code does with an exponent that becomes
+/// known when params are bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PowRule {
+    /// A whole exponent of magnitude at most 64: repeated multiplication.
+    Powi(i32),
+    /// `e = ½`: the square root.
+    Sqrt,
+    /// Any other exponent: `powf`.
+    Powf,
+}
+
+/// The rule for a known exponent `e`.
+pub fn pow_rule(e: f64) -> PowRule {
+    if e == e.trunc() && e.abs() <= 64.0 {
+        PowRule::Powi(e as i32)
+    } else if e == 0.5 {
+        PowRule::Sqrt
+    } else {
+        PowRule::Powf
+    }
+}
+
+/// `aᵉ` for a known exponent, by [`pow_rule`].
+#[inline]
+pub fn pow_known(a: f64, e: f64) -> f64 {
+    match pow_rule(e) {
+        PowRule::Powi(n) => powi(a, n),
+        PowRule::Sqrt => sqrt(a),
+        PowRule::Powf => pow(a, e),
+    }
+}
 
 /// `aⁿ`.
 #[inline]
@@ -11,18 +203,6 @@ pub fn powi(a: f64, n: i32) -> f64 {
 #[inline]
 pub fn select(c: f64, a: f64, b: f64) -> f64 {
     if c != 0.0 { a } else { b }
-}
-
-/// Sign with zero kept at zero (the derivative of `|x|` taken as 0 at 0).
-#[inline]
-pub fn sign(a: f64) -> f64 {
-    if a > 0.0 {
-        1.0
-    } else if a < 0.0 {
-        -1.0
-    } else {
-        a
-    }
 }
 
 /// Smallest pivot magnitude [`solve_in_place`] accepts; below it the matrix counts as
@@ -89,6 +269,39 @@ pub fn solve_in_place(a: &mut [f64], x: &mut [f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_operation_dispatches_to_its_own_function() {
+        for op in UnOp::ALL {
+            let x = 0.37;
+            assert_eq!(op.apply(x).to_bits(), op.apply(x).to_bits(), "{op:?}");
+        }
+        assert_eq!(UnOp::Log.apply(std::f64::consts::E), 1.0);
+        assert_eq!(UnOp::Log.name(), "log");
+        assert_eq!(BinOp::Atan2.apply(1.0, 0.0), std::f64::consts::FRAC_PI_2);
+        assert_eq!(BinOp::Le.apply(2.0, 2.0), 1.0);
+        assert_eq!(BinOp::Ne.apply(f64::NAN, f64::NAN), 1.0);
+        assert_eq!(BinOp::ALL.len(), 15);
+    }
+
+    #[test]
+    fn sign_keeps_signed_zero_and_nan() {
+        assert_eq!(sign(-0.0).to_bits(), (-0.0f64).to_bits());
+        assert_eq!(sign(0.0).to_bits(), 0.0f64.to_bits());
+        assert!(sign(f64::NAN).is_nan());
+        assert_eq!(sign(-3.0), -1.0);
+    }
+
+    #[test]
+    fn known_exponents_follow_the_folding_rule() {
+        assert_eq!(pow_rule(3.0), PowRule::Powi(3));
+        assert_eq!(pow_rule(-64.0), PowRule::Powi(-64));
+        assert_eq!(pow_rule(65.0), PowRule::Powf);
+        assert_eq!(pow_rule(0.5), PowRule::Sqrt);
+        assert_eq!(pow_rule(f64::NAN), PowRule::Powf);
+        assert_eq!(pow_known(2.0, 10.0), 1024.0);
+        assert_eq!(pow_known(9.0, 0.5), 3.0);
+    }
 
     #[test]
     fn solve_pivots_and_matches_a_hand_solution() {
