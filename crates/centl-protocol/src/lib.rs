@@ -21,7 +21,7 @@ mod error;
 pub mod id;
 pub mod json;
 pub mod limits;
-pub mod model;
+pub mod objects;
 pub mod reply;
 pub mod schema;
 pub mod table;

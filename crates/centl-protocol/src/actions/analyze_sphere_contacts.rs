@@ -1,7 +1,7 @@
 //! `analyze_sphere_contacts`: exact classification of every unordered sphere pair, without
 //! mutation. Every pair is counted; only non-separated pairs are listed.
 
-use crate::model::{self, PairOut, SPHERE};
+use crate::objects::{self, PairOut, SPHERE};
 use crate::schema::{Field, Kind};
 use crate::table::to_json;
 use crate::{Action, Args, ProtocolError};
@@ -56,7 +56,7 @@ impl Action for AnalyzeSphereContacts {
 
     fn run(&self, args: &Args<'_>) -> Result<Value, ProtocolError> {
         let spheres = args.get("spheres").unwrap_or(&Value::Null);
-        let world = model::sphere_world(spheres, "args.spheres", args.limits)?;
+        let world = objects::sphere_world(spheres, "args.spheres", args.limits)?;
         crate::budget::pair_bounds(&world, args.limits)?;
         let (filter, listed) = if args.flag("touching_only", false) {
             (ContactFilter::TouchingOnly, "touching")

@@ -1,7 +1,7 @@
 //! `certify_linear_sphere_contact`: an exact certificate of contact or non-contact of two
 //! constant-velocity spheres over `[0, duration]`, with its polynomial evidence.
 
-use crate::model::{self, SPHERE, unit};
+use crate::objects::{self, SPHERE, unit};
 use crate::schema::{Field, Kind};
 use crate::table::to_json;
 use crate::wire::{self, QuantityOut, q};
@@ -137,9 +137,9 @@ impl From<&ContactCertificate> for CertificateOut {
 pub(crate) fn read_pair(args: &Args<'_>) -> Result<(Sphere, Sphere, Quantity), ProtocolError> {
     let l = args.limits;
     let null = Value::Null;
-    let a = model::sphere(args.get("first").unwrap_or(&null), "args.first", l)?;
-    let b = model::sphere(args.get("second").unwrap_or(&null), "args.second", l)?;
-    let t = model::time(args.get("duration").unwrap_or(&null), "args.duration", l)?;
+    let a = objects::sphere(args.get("first").unwrap_or(&null), "args.first", l)?;
+    let b = objects::sphere(args.get("second").unwrap_or(&null), "args.second", l)?;
+    let t = objects::time(args.get("duration").unwrap_or(&null), "args.duration", l)?;
     Ok((a, b, t))
 }
 
@@ -183,7 +183,7 @@ impl Action for CertifyContact {
         // Read and check the width before any work, whatever the pair turns out to be.
         let width = match args.get("bracket_width") {
             Some(v) => {
-                let w = model::time(v, "args.bracket_width", args.limits)?;
+                let w = objects::time(v, "args.bracket_width", args.limits)?;
                 if !w.value().is_positive() {
                     return Err(ProtocolError::physics_at(
                         "args.bracket_width",

@@ -1,7 +1,7 @@
 //! `diagnostics`: exact momentum, kinetic and potential energies, and invariant comparison of
 //! two states.
 
-use crate::model::{
+use crate::objects::{
     self, CheckOut, PARTICLE, POTENTIAL_KIND, force_kind, momentum_out, scalar_check, unit,
     vector_check,
 };
@@ -108,9 +108,9 @@ fn measure(
         let mut energy = Rational::zero();
         for p in particles {
             let e = if kind == "gravity" {
-                gravity_potential_energy(p, &model::gravity(f, &path, l)?, reference)
+                gravity_potential_energy(p, &objects::gravity(f, &path, l)?, reference)
             } else {
-                spring_potential_energy(p, &model::spring(f, &path, l)?)
+                spring_potential_energy(p, &objects::spring(f, &path, l)?)
             }
             .map_err(|e| ProtocolError::physics_at(path.clone(), e))?;
             energy += e.value();
@@ -158,8 +158,8 @@ impl Action for Diagnostics {
     fn run(&self, args: &Args<'_>) -> Result<Value, ProtocolError> {
         let l = args.limits;
         let before: Vec<Particle> = match (args.get("particle"), args.get("world")) {
-            (Some(p), None) => vec![model::particle(p, "args.particle", l)?],
-            (None, Some(w)) => model::world(w, "args.world", l)?.into_particles(),
+            (Some(p), None) => vec![objects::particle(p, "args.particle", l)?],
+            (None, Some(w)) => objects::world(w, "args.world", l)?.into_particles(),
             _ => {
                 return Err(ProtocolError::InvalidValue {
                     path: "args".into(),
@@ -176,7 +176,7 @@ impl Action for Diagnostics {
         let (after, comparison) = match args.get("after") {
             None => (None, None),
             Some(a) => {
-                let after = model::world(a, "args.after", l)?.into_particles();
+                let after = objects::world(a, "args.after", l)?.into_particles();
                 if after.len() != before.len()
                     || after.iter().zip(&before).any(|(x, y)| x.id() != y.id())
                 {

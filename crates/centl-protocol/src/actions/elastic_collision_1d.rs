@@ -1,6 +1,6 @@
 //! `elastic_collision_1d`: the ideal elastic collision of two bodies on a line.
 
-use crate::model::{CheckOut, scalar_check, unit};
+use crate::objects::{CheckOut, scalar_check, unit};
 use crate::schema::{Field, Kind};
 use crate::table::to_json;
 use crate::wire::{QuantityOut, q};

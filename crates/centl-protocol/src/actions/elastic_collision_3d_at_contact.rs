@@ -1,7 +1,7 @@
 //! `elastic_collision_3d_at_contact`: the exact frictionless response of two particles the
 //! caller asserts are in contact.
 
-use crate::model::{self, ConservationOut, PARTICLE, ParticleOut, unit};
+use crate::objects::{self, ConservationOut, PARTICLE, ParticleOut, unit};
 use crate::schema::{Field, Kind};
 use crate::table::to_json;
 use crate::wire::{QuantityOut, VectorOut, q, vq};
@@ -53,8 +53,8 @@ impl Action for ElasticCollision3d {
 
     fn run(&self, args: &Args<'_>) -> Result<Value, ProtocolError> {
         let l = args.limits;
-        let a = model::particle(args.get("first").unwrap_or(&Value::Null), "args.first", l)?;
-        let b = model::particle(args.get("second").unwrap_or(&Value::Null), "args.second", l)?;
+        let a = objects::particle(args.get("first").unwrap_or(&Value::Null), "args.first", l)?;
+        let b = objects::particle(args.get("second").unwrap_or(&Value::Null), "args.second", l)?;
         let c = elastic_collision_3d_at_contact(&a, &b).map_err(|e| {
             let path = match e {
                 PhysicsError::SameParticle { .. } => "args.second.id",

@@ -6,7 +6,7 @@
 use super::certify_linear_sphere_contact::{
     CertificateOut, PAIR_ARGS, check_certificate_bits, pair_error, read_pair,
 };
-use crate::model::{ConservationOut, EvidenceOut, SphereOut, unit};
+use crate::objects::{ConservationOut, EvidenceOut, SphereOut, unit};
 use crate::schema::Field;
 use crate::table::to_json;
 use crate::wire::{self, QuantityOut, VectorOut, q, vq};

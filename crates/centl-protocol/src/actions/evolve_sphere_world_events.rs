@@ -4,7 +4,7 @@
 //! reached. Held to the pair, bit and work limits and to cancellation after every event.
 
 use super::irrational_event::FieldSphereOut;
-use crate::model::{self, SPHERE, unit};
+use crate::objects::{self, SPHERE, unit};
 use crate::schema::{Field, Kind};
 use crate::table::to_json;
 use crate::wire::{self, QuadraticQuantityOut, QuadraticVectorOut, qq, qv};
@@ -202,9 +202,9 @@ impl Action for WorldEvents {
         let l = args.limits;
         let spheres = args.get("spheres").unwrap_or(&Value::Null);
         // The pairs are examined, never listed, so the particle limit bounds the world.
-        let world = model::sphere_world_unlisted(spheres, "args.spheres", l)?;
+        let world = objects::sphere_world_unlisted(spheres, "args.spheres", l)?;
         crate::budget::pair_work(&world, l)?;
-        let duration = model::time(
+        let duration = objects::time(
             args.get("duration").unwrap_or(&Value::Null),
             "args.duration",
             l,

@@ -3,7 +3,7 @@
 //! of Q(√D) (`{"rational", "sqrt_coefficient", "radicand"}` plus its printed `text`).
 
 use super::certify_linear_sphere_contact::{CertificateOut, check_certificate_bits};
-use crate::model::unit;
+use crate::objects::unit;
 use crate::table::to_json;
 use crate::wire::{self, QuadraticQuantityOut, QuadraticVectorOut, QuantityOut, q, qq, qv};
 use crate::{Limits, ProtocolError};

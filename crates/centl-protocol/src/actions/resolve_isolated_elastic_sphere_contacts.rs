@@ -1,7 +1,7 @@
 //! `resolve_isolated_elastic_sphere_contacts`: exact elastic responses for disjoint touching
 //! pairs, or a deferred verdict (a success) with the world unchanged.
 
-use crate::model::{self, ConservationOut, PairOut, SPHERE, SphereOut, spheres_out, unit};
+use crate::objects::{self, ConservationOut, PairOut, SPHERE, SphereOut, spheres_out, unit};
 use crate::schema::{Field, Kind};
 use crate::table::to_json;
 use crate::wire::{VectorOut, vq};
@@ -59,7 +59,7 @@ impl Action for ResolveContacts {
 
     fn run(&self, args: &Args<'_>) -> Result<Value, ProtocolError> {
         let spheres = args.get("spheres").unwrap_or(&Value::Null);
-        let world = model::sphere_world(spheres, "args.spheres", args.limits)?;
+        let world = objects::sphere_world(spheres, "args.spheres", args.limits)?;
         crate::budget::pair_bounds(&world, args.limits)?;
         Ok(match resolve_isolated_elastic_touching_contacts(&world)? {
             Resolution::Completed(c) => to_json(Completed {

@@ -9,7 +9,7 @@
 //! their smallest would pass the reply limit, stopped at the sample that does
 //! (`reply_too_large`).
 
-use crate::model::{self, FORCE_KIND, PARTICLE, ParticleOut, unit};
+use crate::objects::{self, FORCE_KIND, PARTICLE, ParticleOut, unit};
 use crate::reply::json_bytes;
 use crate::schema::{Field, Kind};
 use crate::wire::{QuantityOut, q};
@@ -230,16 +230,16 @@ impl Action for Simulate {
             }
         };
         let world = match (args.get("particle"), args.get("world")) {
-            (Some(p), _) => World::new(vec![model::particle(p, "args.particle", l)?])
+            (Some(p), _) => World::new(vec![objects::particle(p, "args.particle", l)?])
                 .map_err(|e| ProtocolError::physics_at("args.particle", e))?,
-            (_, Some(w)) => model::world(w, "args.world", l)?,
+            (_, Some(w)) => objects::world(w, "args.world", l)?,
             _ => World::new(Vec::new())?,
         };
         let forces = match args.get("forces") {
-            Some(f) => model::forces(f, "args.forces", l)?,
+            Some(f) => objects::forces(f, "args.forces", l)?,
             None => Vec::new(),
         };
-        let dt = model::time(args.get("dt").unwrap_or(&Value::Null), "args.dt", l)?;
+        let dt = objects::time(args.get("dt").unwrap_or(&Value::Null), "args.dt", l)?;
         if !dt.value().is_positive() {
             return Err(ProtocolError::physics_at(
                 "args.dt",
