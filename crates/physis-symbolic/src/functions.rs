@@ -73,7 +73,7 @@ impl Graph {
             (Func::Log, [c]) if c.is_one() => Some(Number::ZERO),
             (Func::Abs, [c]) => Some(c.abs()),
             (Func::Sign, [c]) => Some(Number::int(c.signum() as i64)),
-            (Func::Floor | Func::Ceil, [Number::Rational(_)]) => {
+            (Func::Floor | Func::Ceil, [Number::SmallRational(_)]) => {
                 Some(Number::from_f64(f.apply(&[cs[0].to_f64()])))
             }
             (Func::Min, [x, y]) => Some(if y.to_f64() < x.to_f64() { *y } else { *x }),

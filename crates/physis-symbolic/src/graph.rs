@@ -227,8 +227,8 @@ impl Graph {
 
     /// The exact fraction `num/den`; a zero denominator or overflow gives the float quotient.
     pub fn rational(&mut self, num: i64, den: i64) -> NodeId {
-        match crate::number::Rational::new(num, den) {
-            Some(r) => self.number(Number::Rational(r)),
+        match crate::number::SmallRational::new(num, den) {
+            Some(r) => self.number(Number::SmallRational(r)),
             None => self.constant(num as f64 / den as f64),
         }
     }

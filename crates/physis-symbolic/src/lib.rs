@@ -48,6 +48,6 @@ pub use mechanics::{
 };
 pub use names::latex_name;
 pub use node::{Func, Node, NodeId, OpaqueId, Symbol, SymbolId, Var};
-pub use number::{Number, Rational};
+pub use number::{Number, SmallRational};
 pub use print::Notation;
 pub use vector::{Arith, Value};

@@ -9,23 +9,23 @@ use std::hash::{Hash, Hasher};
 
 /// A reduced fraction `num/den` with `den > 0`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Rational {
+pub struct SmallRational {
     num: i64,
     den: i64,
 }
 
-impl Rational {
+impl SmallRational {
     /// `num/den` reduced, or `None` when `den` is zero or the result does not fit `i64`.
-    pub fn new(num: i64, den: i64) -> Option<Rational> {
-        Rational::from_i128(i128::from(num), i128::from(den))
+    pub fn new(num: i64, den: i64) -> Option<SmallRational> {
+        SmallRational::from_i128(i128::from(num), i128::from(den))
     }
 
     /// An integer.
-    pub const fn int(value: i64) -> Rational {
-        Rational { num: value, den: 1 }
+    pub const fn int(value: i64) -> SmallRational {
+        SmallRational { num: value, den: 1 }
     }
 
-    fn from_i128(num: i128, den: i128) -> Option<Rational> {
+    fn from_i128(num: i128, den: i128) -> Option<SmallRational> {
         if den == 0 {
             return None;
         }
@@ -35,7 +35,7 @@ impl Rational {
             n = -n;
             d = -d;
         }
-        Some(Rational {
+        Some(SmallRational {
             num: i64::try_from(n).ok()?,
             den: i64::try_from(d).ok()?,
         })
@@ -56,28 +56,28 @@ impl Rational {
         self.num as f64 / self.den as f64
     }
 
-    fn add(self, o: Rational) -> Option<Rational> {
+    fn add(self, o: SmallRational) -> Option<SmallRational> {
         let (a, b, c, d) = wide(self, o);
-        Rational::from_i128(a * d + c * b, b * d)
+        SmallRational::from_i128(a * d + c * b, b * d)
     }
 
-    fn mul(self, o: Rational) -> Option<Rational> {
+    fn mul(self, o: SmallRational) -> Option<SmallRational> {
         let (a, b, c, d) = wide(self, o);
-        Rational::from_i128(a * c, b * d)
+        SmallRational::from_i128(a * c, b * d)
     }
 
-    fn recip(self) -> Option<Rational> {
-        Rational::new(self.den, self.num)
+    fn recip(self) -> Option<SmallRational> {
+        SmallRational::new(self.den, self.num)
     }
 
     /// `self^e` for an integer `e`, exact, or `None` on overflow or `0^negative`.
-    fn powi(self, e: i64) -> Option<Rational> {
+    fn powi(self, e: i64) -> Option<SmallRational> {
         let base = if e < 0 { self.recip()? } else { self };
         let mut e = e.unsigned_abs();
         if e > 128 && base.num.unsigned_abs() > 1 {
             return None;
         }
-        let (mut acc, mut sq) = (Rational::int(1), base);
+        let (mut acc, mut sq) = (SmallRational::int(1), base);
         while e > 0 {
             if e & 1 == 1 {
                 acc = acc.mul(sq)?;
@@ -91,7 +91,7 @@ impl Rational {
     }
 }
 
-fn wide(x: Rational, y: Rational) -> (i128, i128, i128, i128) {
+fn wide(x: SmallRational, y: SmallRational) -> (i128, i128, i128, i128) {
     (
         i128::from(x.num),
         i128::from(x.den),
@@ -125,7 +125,7 @@ fn exact_root(n: i64, k: u32) -> Option<i64> {
 #[derive(Clone, Copy, Debug)]
 pub enum Number {
     /// An exact fraction.
-    Rational(Rational),
+    SmallRational(SmallRational),
     /// A float that is not a small dyadic fraction.
     Float(f64),
 }
@@ -133,7 +133,7 @@ pub enum Number {
 impl PartialEq for Number {
     fn eq(&self, other: &Number) -> bool {
         match (self, other) {
-            (Number::Rational(a), Number::Rational(b)) => a == b,
+            (Number::SmallRational(a), Number::SmallRational(b)) => a == b,
             (Number::Float(a), Number::Float(b)) => a.to_bits() == b.to_bits(),
             _ => false,
         }
@@ -145,7 +145,7 @@ impl Eq for Number {}
 impl Hash for Number {
     fn hash<H: Hasher>(&self, state: &mut H) {
         match self {
-            Number::Rational(r) => {
+            Number::SmallRational(r) => {
                 0u8.hash(state);
                 r.hash(state);
             }
@@ -159,15 +159,15 @@ impl Hash for Number {
 
 impl Number {
     /// Zero.
-    pub const ZERO: Number = Number::Rational(Rational::int(0));
+    pub const ZERO: Number = Number::SmallRational(SmallRational::int(0));
     /// One.
-    pub const ONE: Number = Number::Rational(Rational::int(1));
+    pub const ONE: Number = Number::SmallRational(SmallRational::int(1));
     /// Minus one.
-    pub const MINUS_ONE: Number = Number::Rational(Rational::int(-1));
+    pub const MINUS_ONE: Number = Number::SmallRational(SmallRational::int(-1));
 
     /// An integer constant.
     pub fn int(value: i64) -> Number {
-        Number::Rational(Rational::int(value))
+        Number::SmallRational(SmallRational::int(value))
     }
 
     /// A float, stored exactly when it is a dyadic fraction with a small denominator.
@@ -180,9 +180,9 @@ impl Number {
             let scaled = value * 1_048_576.0;
             if scaled.fract() == 0.0
                 && scaled.abs() < 9.0e18
-                && let Some(r) = Rational::new(scaled as i64, 1 << 20)
+                && let Some(r) = SmallRational::new(scaled as i64, 1 << 20)
             {
-                return Number::Rational(r);
+                return Number::SmallRational(r);
             }
         }
         Number::Float(value)
@@ -191,7 +191,7 @@ impl Number {
     /// The nearest `f64`.
     pub fn to_f64(self) -> f64 {
         match self {
-            Number::Rational(r) => r.to_f64(),
+            Number::SmallRational(r) => r.to_f64(),
             Number::Float(f) => f,
         }
     }
@@ -209,15 +209,15 @@ impl Number {
     /// The value as an integer, when it is one.
     pub fn as_integer(self) -> Option<i64> {
         match self {
-            Number::Rational(r) if r.den == 1 => Some(r.num),
+            Number::SmallRational(r) if r.den == 1 => Some(r.num),
             _ => None,
         }
     }
 
     /// The exact fraction, when it is one.
-    pub fn as_rational(self) -> Option<Rational> {
+    pub fn as_rational(self) -> Option<SmallRational> {
         match self {
-            Number::Rational(r) => Some(r),
+            Number::SmallRational(r) => Some(r),
             Number::Float(_) => None,
         }
     }
@@ -241,14 +241,16 @@ impl Number {
     /// with integer exponents or perfect roots, a float when either side is a float and the
     /// result is finite. `None` means "keep the power symbolic" (`2^(1/2)`, `0^-1`).
     pub fn pow(self, e: Number) -> Option<Number> {
-        if let (Number::Rational(b), Number::Rational(x)) = (self, e) {
+        if let (Number::SmallRational(b), Number::SmallRational(x)) = (self, e) {
             if x.den == 1 {
-                return b.powi(x.num).map(Number::Rational);
+                return b.powi(x.num).map(Number::SmallRational);
             }
             let k = u32::try_from(x.den).ok()?;
             let n = exact_root(b.num, k)?;
             let d = exact_root(b.den, k)?;
-            return Rational::new(n, d)?.powi(x.num).map(Number::Rational);
+            return SmallRational::new(n, d)?
+                .powi(x.num)
+                .map(Number::SmallRational);
         }
         let (b, x) = (self.to_f64(), e.to_f64());
         if b < 0.0 && x.fract() != 0.0 {
@@ -265,9 +267,9 @@ impl std::ops::Add for Number {
     /// Exact sum when both are exact and it fits, else the float sum.
     fn add(self, o: Number) -> Number {
         match (self, o) {
-            (Number::Rational(a), Number::Rational(b)) => a
+            (Number::SmallRational(a), Number::SmallRational(b)) => a
                 .add(b)
-                .map(Number::Rational)
+                .map(Number::SmallRational)
                 .unwrap_or_else(|| Number::from_f64(a.to_f64() + b.to_f64())),
             _ => Number::from_f64(self.to_f64() + o.to_f64()),
         }
@@ -280,9 +282,9 @@ impl std::ops::Mul for Number {
     /// Exact product when both are exact and it fits, else the float product.
     fn mul(self, o: Number) -> Number {
         match (self, o) {
-            (Number::Rational(a), Number::Rational(b)) => a
+            (Number::SmallRational(a), Number::SmallRational(b)) => a
                 .mul(b)
-                .map(Number::Rational)
+                .map(Number::SmallRational)
                 .unwrap_or_else(|| Number::from_f64(a.to_f64() * b.to_f64())),
             _ => Number::from_f64(self.to_f64() * o.to_f64()),
         }
@@ -302,7 +304,7 @@ mod tests {
     use super::*;
 
     fn q(n: i64, d: i64) -> Number {
-        Number::Rational(Rational::new(n, d).unwrap())
+        Number::SmallRational(SmallRational::new(n, d).unwrap())
     }
 
     #[test]

@@ -167,7 +167,7 @@ impl Printer<'_> {
 
     fn number(&self, out: &mut String, c: Number, ctx: u8) {
         match c {
-            Number::Rational(r) if r.denom() != 1 => {
+            Number::SmallRational(r) if r.denom() != 1 => {
                 if self.latex() {
                     let sign = if r.numer() < 0 { "-" } else { "" };
                     let _ = write!(out, "{sign}\\frac{{{}}}{{{}}}", r.numer().abs(), r.denom());
@@ -235,7 +235,7 @@ impl Printer<'_> {
         fs.sort_by_key(|f| self.rank(*f));
         for f in &fs {
             match self.g.node(*f) {
-                Node::Const(Number::Rational(r)) => {
+                Node::Const(Number::SmallRational(r)) => {
                     if r.numer() != 1 {
                         num.push(Piece::Int(r.numer()));
                     }
@@ -336,7 +336,7 @@ impl Printer<'_> {
         }
         self.expr(out, b, POWER + 1);
         match (self.n, e) {
-            (Notation::Latex, Number::Rational(r)) if r.denom() == 1 => {
+            (Notation::Latex, Number::SmallRational(r)) if r.denom() == 1 => {
                 let _ = write!(out, "^{{{}}}", r.numer());
             }
             (Notation::Latex, _) => {
@@ -344,7 +344,7 @@ impl Printer<'_> {
                 self.number(out, e, 0);
                 out.push('}');
             }
-            (Notation::Unicode, Number::Rational(r)) if r.denom() == 1 => {
+            (Notation::Unicode, Number::SmallRational(r)) if r.denom() == 1 => {
                 out.push_str(&superscript(r.numer()));
             }
             (Notation::Unicode, _) => {
