@@ -1,5 +1,6 @@
 //! Model-wide rules: velocity and conjugate relations, what moves each state (PH0101), scheme
-//! compatibility (PH0102, PH0114), stops (PH0104), mechanics (PH0112, PH0115, PH0117, PH0212).
+//! compatibility (PH0102, PH0114), stops (PH0104), mechanics (PH0112, PH0115, PH0117, PH0212),
+//! and what lowering cannot build yet (PH0120).
 
 use crate::clauses::time;
 use crate::expr::{ArithOp, Expr, ExprKind, StateId};
@@ -210,6 +211,7 @@ pub(crate) fn model_rules(c: &mut SimChecker<'_>, model: &mut CheckedModel) {
     efforts(c, model, has_l, has_h);
     motions(c, model, has_l, has_h);
     scheme_fit(c, model);
+    not_built_yet(c, model);
     let has_stop = c
         .sim
         .clauses
@@ -318,6 +320,75 @@ fn motions(c: &mut SimChecker<'_>, model: &mut CheckedModel, has_l: bool, has_h:
     }
 }
 
+/// What lowering cannot build yet, refused here with a span (PH0120) so that `physis check`
+/// reports it without lowering a grid model (which would build every node's arrays).
+fn not_built_yet(c: &mut SimChecker<'_>, model: &CheckedModel) {
+    if model.grid.is_some() {
+        let mech = &model.mechanics;
+        if let Some(e) = mech.lagrangian.as_ref().or(mech.hamiltonian.as_ref()) {
+            c.err(
+                Diagnostic::error(
+                    Code::NotYetSupported,
+                    e.span,
+                    "lagrangian and hamiltonian mechanics on a grid cannot be built yet",
+                )
+                .with_hint("write the laws of motion of the states directly"),
+            );
+        }
+        stencils_over_gradients(c, model);
+    }
+}
+
+/// A stencil (dx, laplacian, ...) of an expression, not of a field itself, that reads a
+/// field whose neumann gradient is not zero: its edge values are not built yet.
+fn stencils_over_gradients(c: &mut SimChecker<'_>, model: &CheckedModel) {
+    let with_gradient = |id: StateId| {
+        model.states.get(id.0).is_some_and(|s| {
+            matches!(&s.boundary, Some(BoundaryCondition::Neumann(Some(g)))
+                if !matches!(crate::eval::constant(g), Some(crate::Value::Scalar(0.0))))
+        })
+    };
+    let mut found = Vec::new();
+    let mut visit = |e: &Expr| {
+        if let ExprKind::Call { func, args } = &e.kind
+            && func.is_stencil()
+            && let [arg] = args.as_slice()
+            && !matches!(arg.kind, ExprKind::State(_))
+            && arg.any(|x| matches!(x.kind, ExprKind::State(id) if with_gradient(id)))
+        {
+            found.push(e.span);
+        }
+    };
+    for law in &model.laws {
+        law.rhs.walk(&mut visit);
+    }
+    for o in &model.observes {
+        o.expr.walk(&mut visit);
+    }
+    for cond in model
+        .stops
+        .iter()
+        .map(|s| &s.cond)
+        .chain(model.events.iter().map(|e| &e.cond))
+    {
+        cond.walk(&mut visit);
+    }
+    for r in model.events.iter().flat_map(|e| &e.resets) {
+        r.value.walk(&mut visit);
+    }
+    for span in found {
+        c.err(
+            Diagnostic::error(
+                Code::NotYetSupported,
+                span,
+                "a stencil of an expression over a field with a non-zero neumann gradient \
+                 cannot be built yet",
+            )
+            .with_hint("apply the stencil to the field itself, e.g. `2·laplacian(u)`"),
+        );
+    }
+}
+
 fn scheme_fit(c: &mut SimChecker<'_>, model: &CheckedModel) {
     let scheme = model.integrate.scheme.clone();
     let span = model.integrate.span;
@@ -345,6 +416,24 @@ fn scheme_fit(c: &mut SimChecker<'_>, model: &CheckedModel) {
                 ),
             )
             .with_hint("declare a noise (`noise w`) or integrate with a deterministic scheme"),
+        );
+    }
+    if scheme.stochastic && (scheme.adaptive.is_some() || scheme.implicit) {
+        let kind = if scheme.implicit {
+            "implicit"
+        } else {
+            "adaptive"
+        };
+        c.err(
+            Diagnostic::error(
+                Code::Noise,
+                span,
+                format!(
+                    "`{}` is {kind} and stochastic, which the driver does not run",
+                    scheme.name
+                ),
+            )
+            .with_hint("a stochastic scheme is explicit with a fixed step, like eulerMaruyama"),
         );
     }
     if scheme.order != SchemeOrder::Second {

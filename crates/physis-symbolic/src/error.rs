@@ -70,6 +70,20 @@ pub enum SymbolicError {
         /// The coordinate as written in the model (`θ`, `x[1]`), when known.
         name: Option<String>,
     },
+    /// A derivation past one of its size limits ([`MAX_DERIVATION_WORK`] before it starts,
+    /// [`MAX_DERIVED_NODES`] while it runs).
+    ///
+    /// [`MAX_DERIVATION_WORK`]: crate::MAX_DERIVATION_WORK
+    /// [`MAX_DERIVED_NODES`]: crate::MAX_DERIVED_NODES
+    #[error("the derivation needs {size} {what}, more than the limit of {limit}")]
+    TooLarge {
+        /// What is counted (`expression nodes`, `node derivatives`).
+        what: &'static str,
+        /// How many it needs (for nodes: at least this many).
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// A list of efforts, conjugates or coordinates of the wrong length.
     #[error("{what}: expected {expected} entries, got {found}")]
     CountMismatch {
@@ -96,7 +110,8 @@ impl SymbolicError {
     /// A failed derivative is PH0112 (so is a construct with no symbolic form, met only when
     /// something asks for its derivative); the other errors are shape or model errors
     /// (PH0109 for sizes, PH0115 for a lagrangian that moves a coordinate it does not read,
-    /// PH0117 for a list of efforts of the wrong length).
+    /// PH0117 for a list of efforts of the wrong length, PH0121 for a derivation past its
+    /// size limit).
     pub fn to_diagnostic(&self, fallback: Span) -> Diagnostic {
         let span = self.origin().unwrap_or(fallback);
         let code = match self {
@@ -105,6 +120,7 @@ impl SymbolicError {
             }
             SymbolicError::SingularMass { .. } => Code::NothingToMove,
             SymbolicError::CountMismatch { .. } => Code::Effort,
+            SymbolicError::TooLarge { .. } => Code::DerivationTooLarge,
             _ => Code::ShapeMismatch,
         };
         let d = Diagnostic::error(code, span, self.to_string());
@@ -112,6 +128,10 @@ impl SymbolicError {
             SymbolicError::NotDifferentiable { .. } => d.with_hint(
                 "the calculus laws have no derivative for this construct; write the energy \
                  without it or move it into an effort",
+            ),
+            SymbolicError::TooLarge { .. } => d.with_hint(
+                "use fewer coordinates (each component of a vector state counts), a shorter \
+                 energy, or write the laws of motion directly",
             ),
             _ => d,
         }

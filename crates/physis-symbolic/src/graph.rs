@@ -41,6 +41,16 @@ pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
 pub(crate) type FxMap<K, V> = HashMap<K, V, FxBuild>;
 pub(crate) type FxSet<K> = HashSet<K, FxBuild>;
 
+/// Most nodes one graph stores (docs/limits.md, Derivation): past it the derivation is
+/// refused (PH0121). A second derivative of a product of k factors has about k³ nodes, so
+/// the bound is reached by a long product's mass matrix long before memory runs out.
+pub const MAX_DERIVED_NODES: usize = 2_000_000;
+
+/// Most work a derivation may plan (docs/limits.md, Derivation): coordinates × (nodes of the
+/// energies + coordinates), the number of node derivatives its mass matrix and forces take
+/// at the least. Checked before any derivative is taken.
+pub const MAX_DERIVATION_WORK: u64 = 1_000_000;
+
 /// A declared symbol: its printed name and number of components.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SymbolInfo {
@@ -58,6 +68,10 @@ pub struct SymbolInfo {
 #[derive(Clone, Debug)]
 pub struct Graph {
     nodes: Vec<Node>,
+    /// Most nodes the graph stores ([`MAX_DERIVED_NODES`] unless set otherwise).
+    budget: usize,
+    /// Set when a node was asked for past the budget (it was not stored).
+    over_budget: bool,
     /// Node hash -> ids with that hash (almost always one).
     index: FxMap<u64, Vec<NodeId>>,
     symbols: Vec<SymbolInfo>,
@@ -85,6 +99,8 @@ impl Graph {
     pub fn new() -> Graph {
         let mut g = Graph {
             nodes: Vec::new(),
+            budget: MAX_DERIVED_NODES,
+            over_budget: false,
             index: FxMap::default(),
             symbols: Vec::new(),
             opaques: Vec::new(),
@@ -100,6 +116,31 @@ impl Graph {
     /// Number of nodes stored (including ones no longer reachable from anything used).
     pub fn len(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// Sets the most nodes the graph stores (at least its four predeclared ones).
+    pub fn set_budget(&mut self, nodes: usize) {
+        self.budget = nodes.max(4);
+    }
+
+    /// True once a node was asked for past the budget: every id handed out since may stand
+    /// for a node that was never stored, so no result may be used.
+    pub fn over_budget(&self) -> bool {
+        self.over_budget
+    }
+
+    /// [`SymbolicError::TooLarge`](crate::SymbolicError::TooLarge) once the graph went over
+    /// its budget.
+    pub fn check_budget(&self) -> Result<(), crate::SymbolicError> {
+        if self.over_budget {
+            Err(crate::SymbolicError::TooLarge {
+                what: "expression nodes",
+                size: self.budget as u64 + 1,
+                limit: self.budget as u64,
+            })
+        } else {
+            Ok(())
+        }
     }
 
     /// Always false: a graph holds at least its four predeclared nodes.
@@ -146,6 +187,13 @@ impl Graph {
                 .find(|id| self.nodes[id.index()] == node)
         {
             return id;
+        }
+        if self.nodes.len() >= self.budget {
+            // Past the budget nothing more is stored: the node reads as 0, so whatever is
+            // being built collapses quickly, and the caller, which checks
+            // [`Graph::over_budget`] before using any result, refuses the derivation.
+            self.over_budget = true;
+            return Graph::ZERO;
         }
         // Arenas beyond 4 billion nodes are out of reach of any model; saturating keeps the
         // arithmetic total.
@@ -284,6 +332,27 @@ mod tests {
         assert_eq!(g.constant(1.0), Graph::ONE);
         assert_eq!(g.rational(-2, 2), Graph::MINUS_ONE);
         assert_eq!(g.constant(0.5), g.rational(1, 2));
+    }
+
+    #[test]
+    fn a_graph_past_its_budget_stores_nothing_more_and_says_so() {
+        let mut g = Graph::new();
+        g.set_budget(6);
+        let x = g.declare_symbol("x", 3);
+        let a = g.symbol(x, 0);
+        let b = g.symbol(x, 1);
+        assert_eq!(g.len(), 6);
+        assert!(!g.over_budget() && g.check_budget().is_ok());
+        // At the budget an existing node is still found; a new one is not stored.
+        assert_eq!(g.symbol(x, 0), a);
+        assert_ne!(a, b);
+        assert_eq!(g.symbol(x, 2), Graph::ZERO);
+        assert_eq!(g.len(), 6);
+        assert!(g.over_budget());
+        assert!(matches!(
+            g.check_budget(),
+            Err(crate::SymbolicError::TooLarge { limit: 6, .. })
+        ));
     }
 
     #[test]

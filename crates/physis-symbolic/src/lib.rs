@@ -39,7 +39,7 @@ mod vector;
 pub use diff::Kinks;
 pub use error::{EvalError, SymbolicError};
 pub use eval::Bindings;
-pub use graph::{Graph, SymbolInfo};
+pub use graph::{Graph, MAX_DERIVATION_WORK, MAX_DERIVED_NODES, SymbolInfo};
 pub use jacobian::{SparseJacobian, SparsityPattern};
 pub use lower::{DerivedMotion, Lowering, StateComponent};
 pub use mechanics::{

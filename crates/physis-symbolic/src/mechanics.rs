@@ -117,6 +117,8 @@ impl LagrangianSystem {
             for (i, d) in g.diff_many(&momenta, pos[j], k)?.into_iter().enumerate() {
                 convective[i].push(g.mul2(d, qdot));
             }
+            // A derivation growing past the graph's budget stops at the column that passed it.
+            g.check_budget()?;
         }
         let dpdt = g.diff_many(&momenta, Var::Time, k)?;
         let dissipative = match self.dissipation {
@@ -161,6 +163,7 @@ impl LagrangianSystem {
         }
         e_terms.push(g.neg(l));
         let energy = g.add(&e_terms);
+        g.check_budget()?;
 
         Ok(EulerLagrange {
             momenta,
@@ -186,7 +189,9 @@ pub fn lagrangian_energy(
         terms.push(g.mul2(v, p));
     }
     terms.push(g.neg(lagrangian));
-    Ok(g.add(&terms))
+    let energy = g.add(&terms);
+    g.check_budget()?;
+    Ok(energy)
 }
 
 /// A coordinate `q` and its conjugate momentum state `p` (`state p : Momentum conjugate q`).
@@ -256,6 +261,7 @@ impl HamiltonianSystem {
                 rate = g.add2(rate, *q);
             }
             momentum_rates.push(rate);
+            g.check_budget()?;
         }
         Ok(HamiltonEquations {
             position_rates,

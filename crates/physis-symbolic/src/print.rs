@@ -40,9 +40,25 @@ impl Graph {
         Printer {
             g: self,
             n: notation,
+            limit: usize::MAX,
         }
         .expr(&mut out, id, 0);
         out
+    }
+
+    /// The expression in the given notation, or `None` when its text passes `max_bytes`: a
+    /// DAG prints as a tree, so a shared sub-expression is written once per use and a
+    /// derived expression's text can grow as a power of its depth. Printing stops soon after
+    /// the limit is passed.
+    pub fn print_within(&self, id: NodeId, notation: Notation, max_bytes: usize) -> Option<String> {
+        let mut out = String::new();
+        Printer {
+            g: self,
+            n: notation,
+            limit: max_bytes,
+        }
+        .expr(&mut out, id, 0);
+        (out.len() <= max_bytes).then_some(out)
     }
 
     /// A symbol component as printed: `x` for a scalar, `x[1]` for a component.
@@ -51,6 +67,7 @@ impl Graph {
         Printer {
             g: self,
             n: Notation::Unicode,
+            limit: usize::MAX,
         }
         .symbol(&mut out, s);
         out
@@ -68,6 +85,8 @@ impl Graph {
 struct Printer<'g> {
     g: &'g Graph,
     n: Notation,
+    /// Past this many bytes of output nothing more is descended into.
+    limit: usize,
 }
 
 impl Printer<'_> {
@@ -76,6 +95,9 @@ impl Printer<'_> {
     }
 
     fn expr(&self, out: &mut String, id: NodeId, ctx: u8) {
+        if out.len() > self.limit {
+            return;
+        }
         if let Some((neg, _)) = self.negated(id) {
             // A leading minus binds like a product term of a sum.
             let wrap = ctx > SUM;

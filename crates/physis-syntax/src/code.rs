@@ -84,6 +84,11 @@ risk its stack; split the expression with observe clauses.",
     "Physis files are UTF-8 text. The file holds a byte sequence that is not UTF-8 at the byte \
 the message names (often a file saved in Latin-1 or UTF-16); save it as UTF-8.",
     "";
+    /// A source file past the size limit.
+    SourceTooLarge = "PH0009", "source file too large",
+    "A Physis file may be at most 16 MiB (16,777,216 bytes); a longer file is refused before it \
+is decoded or parsed. Split the models over several files (docs/limits.md).",
+    "";
     /// PH0101.
     StateLaw = "PH0101", "a state without exactly one law",
     "Every state needs exactly one law: `law y' = e` for a first-order state, `law y'' = e` for a \
@@ -195,6 +200,30 @@ is refused with this code, naming the grid and the largest part, instead of bein
 the operating system. Use a coarser grid, fewer fields or an explicit scheme, or raise the \
 budget (docs/limits.md, Memory).",
     "";
+    /// A model that checks but that the run cannot build yet.
+    NotYetSupported = "PH0120", "a construct the run cannot build yet",
+    "The model is valid Physis, but lowering it to the interpreter's IR (what `physis run`, \
+`plot` and `emit` do, and what `physis check` now does too) meets a construct that is not \
+implemented yet, such as a lagrangian or hamiltonian on a grid, or a stencil of an expression \
+over a field whose neumann gradient is not zero. The message names the construct; rewrite \
+the model without it.",
+    "simulate Rod {\n  param m : Mass = 1 kg\n  grid (x) : Length[10] from 0 m to 1 m\n  field u : Temperature = 0 K\n  law u' = 1 K/s\n  state s : Length = 0 m\n  state s' : Velocity = 1 m/s\n  lagrangian ≔ 0.5·m·s'²\n  stop when t ≥ 1 s\n}\n";
+    /// Equations of motion whose derivation would pass its size limit.
+    DerivationTooLarge = "PH0121", "a derivation beyond its size limit",
+    "Deriving equations of motion from a lagrangian differentiates it twice per pair of \
+coordinates: n coordinates give an n×n mass matrix. Before it starts, the derivation \
+estimates its work (coordinates × (expression nodes + coordinates)) and refuses past \
+1,000,000; while it runs, its expression graph may hold at most 2,000,000 nodes (a second \
+derivative of a long product grows as the cube of its length). Use fewer coordinates (a \
+vector state counts each component), or write the laws of motion directly \
+(docs/limits.md, Derivation).",
+    "";
+    /// An inconsistency inside the toolchain, not in the model.
+    Internal = "PH0122", "an internal error",
+    "The model checked, but a later stage (lowering, the interpreter's compiler or the driver) \
+found it inconsistent. This is a fault of Physis, not of the model: please report it with the \
+file. The message says which stage failed and what did not fit.",
+    "";
     /// Unknown name.
     UnknownName = "PH0201", "unknown name",
     "The name is not a param, state, observe-free expression name, grid coordinate, field, noise, \
@@ -292,7 +321,7 @@ mod tests {
         sorted.sort_unstable();
         sorted.dedup();
         assert_eq!(texts, sorted);
-        for n in 101..=117 {
+        for n in 101..=122 {
             let text = format!("PH0{n}");
             assert!(Code::from_str_code(&text).is_some(), "{text} missing");
         }

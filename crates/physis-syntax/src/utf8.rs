@@ -8,7 +8,13 @@ use crate::span::Span;
 /// The text of `bytes`, and PH0008 when they are not UTF-8. The text is then the lossy decoding
 /// (each bad sequence becomes U+FFFD); it agrees with the bytes up to the first bad one, where
 /// the diagnostic points, so it can be rendered.
+///
+/// A file longer than [`MAX_SOURCE_BYTES`](crate::source_size::MAX_SOURCE_BYTES) is PH0009
+/// before any decoding, with empty text.
 pub fn decode_source(bytes: &[u8]) -> (String, Option<Diagnostic>) {
+    if let Some(d) = crate::source_size::too_large(bytes.len()) {
+        return (String::new(), Some(d));
+    }
     match std::str::from_utf8(bytes) {
         Ok(text) => (text.to_string(), None),
         Err(e) => {

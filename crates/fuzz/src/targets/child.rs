@@ -281,7 +281,10 @@ fn physis_run(
             Some(None) => Some(("abort", format!("killed by a signal; {}", tail(&stderr)))),
             Some(Some(101)) => Some(("panic", tail(&stderr))),
             Some(Some(0)) => None,
-            Some(Some(1 | 2)) if stderr.contains("error") => None,
+            // A model refused (exit 1) names its code: `error[PH0114]: ...`.
+            Some(Some(1)) if stderr.contains("error[PH") => None,
+            Some(Some(1)) => Some(("no_code", format!("exit 1: {}", tail(&stderr)))),
+            Some(Some(2)) if stderr.contains("error") => None,
             Some(Some(code)) => Some(("no_code", format!("exit {code}: {}", tail(&stderr)))),
         };
         if let Some((kind, detail)) = verdict {

@@ -30,7 +30,7 @@ pub fn run(args: &Args) -> ExitCode {
     let several = args.files.len() > 1;
     for path in &args.files {
         let name = path.display().to_string();
-        let bytes = match std::fs::read(path) {
+        let bytes = match physis_syntax::read_source_bytes(path) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("error: cannot read {name}: {e}");
@@ -42,16 +42,16 @@ pub fn run(args: &Args) -> ExitCode {
         if let Some(d) = not_utf8 {
             checked.diagnostics = vec![d];
         } else if !checked.has_errors() {
-            // What only the derivation can see (a velocity L never reads, a derived acceleration
-            // that reads velocities under verlet, a derivative the rules cannot take) is a
-            // model error too, so `check` reports it as `run` would. A model with a grid
-            // derives nothing (no lagrangian, no noise), and lowering it would build every
-            // node's arrays: it is not lowered, so checking costs nothing per node.
+            // What only lowering can see (a velocity L never reads, a derived acceleration
+            // that reads velocities under verlet, a derivative the rules cannot take, a
+            // derivation past its size limit, a construct not built yet) is a model error
+            // too, so `check` reports it with its code as `run` would. A model with a grid
+            // is not lowered, since lowering builds every node's arrays: what lowering
+            // refuses on a grid the checker refuses itself (PH0120), so checking costs
+            // nothing per node.
             for model in checked.program.models.iter().filter(|m| m.grid.is_none()) {
-                if let Err(physis_ir::LowerError::Symbolic { diagnostic }) =
-                    physis_ir::lower_with_source(model, &source)
-                {
-                    checked.diagnostics.push(*diagnostic);
+                if let Err(e) = physis_ir::lower_with_source(model, &source) {
+                    checked.diagnostics.push(e.to_diagnostic(model));
                 }
             }
         }

@@ -56,12 +56,18 @@ pub fn run(args: &Args) -> ExitCode {
     let mut out = String::new();
     for m in models {
         match derive_motion(m) {
-            Ok(Some(mut d)) => {
-                if !out.is_empty() {
-                    out.push('\n');
+            Ok(Some(mut d)) => match print(&m.name, &mut d, notation) {
+                Some(text) => {
+                    if !out.is_empty() {
+                        out.push('\n');
+                    }
+                    out.push_str(&text);
                 }
-                out.push_str(&print(&m.name, &mut d, notation));
-            }
+                None => {
+                    failed = true;
+                    eprint!("{}", render_text(&[too_long(m)], &name, &source));
+                }
+            },
             Ok(None) => {
                 if !out.is_empty() {
                     out.push('\n');
@@ -85,6 +91,25 @@ pub fn run(args: &Args) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// PH0121 at the energy: its derived equations print longer than [`MAX_DERIVE_TEXT`].
+fn too_long(m: &physis_check::CheckedModel) -> physis_syntax::Diagnostic {
+    let mech = &m.mechanics;
+    let span = mech
+        .lagrangian
+        .as_ref()
+        .or(mech.hamiltonian.as_ref())
+        .map_or(m.span, |e| e.span);
+    physis_syntax::Diagnostic::error(
+        physis_syntax::Code::DerivationTooLarge,
+        span,
+        format!(
+            "the equations derived from this energy print longer than {MAX_DERIVE_TEXT} bytes \
+             (16 MiB)"
+        ),
+    )
+    .with_hint("a sub-expression is printed once per use; `physis run` still runs the model")
 }
 
 fn comment(n: Notation) -> &'static str {
@@ -122,7 +147,13 @@ impl Lines {
     }
 }
 
-fn print(model: &str, d: &mut Derivation, n: Notation) -> String {
+/// The longest text `physis derive` prints for one simulation (docs/limits.md, Derivation):
+/// a derived expression is a DAG printed as a tree, whose text can grow as a power of the
+/// energy's depth.
+pub const MAX_DERIVE_TEXT: usize = 16 << 20;
+
+/// The equations as text, or `None` when they print longer than [`MAX_DERIVE_TEXT`].
+fn print(model: &str, d: &mut Derivation, n: Notation) -> Option<String> {
     let latex = n == Notation::Latex;
     let name = |d: &mut Derivation, c: StateComponent| -> String {
         match d.state_node(c) {
@@ -130,7 +161,14 @@ fn print(model: &str, d: &mut Derivation, n: Notation) -> String {
             None => "?".into(),
         }
     };
-    let expr = |g: &Graph, id: NodeId| g.print(id, n);
+    // An expression whose text passes the bound prints as nothing and marks the overflow.
+    let overflow = std::cell::Cell::new(false);
+    let expr = |g: &Graph, id: NodeId| {
+        g.print_within(id, n, MAX_DERIVE_TEXT).unwrap_or_else(|| {
+            overflow.set(true);
+            String::new()
+        })
+    };
     let motion = d.motion.clone();
     let kind = match &motion {
         DerivedMotion::Hamilton { .. } => "hamiltonian",
@@ -239,6 +277,9 @@ fn print(model: &str, d: &mut Derivation, n: Notation) -> String {
             "equations of a form this command does not print",
         ),
     }
+    if overflow.get() || l.text.len() > MAX_DERIVE_TEXT {
+        return None;
+    }
     let mut out = String::new();
     if latex {
         let _ = writeln!(out, "% {model}: from its {kind}");
@@ -249,5 +290,5 @@ fn print(model: &str, d: &mut Derivation, n: Notation) -> String {
         let _ = writeln!(out, "{model}: from its {kind}");
         out.push_str(&l.text);
     }
-    out
+    Some(out)
 }

@@ -63,6 +63,36 @@ impl EnsembleArgs {
     pub fn active(&self) -> bool {
         self.ensemble.is_some() || !self.sweep.is_empty()
     }
+
+    /// Range-checks the numeric flags whether or not an ensemble runs (a single run
+    /// ignores `--threads` and `--quantiles`, but does not accept them out of range).
+    pub fn validate(&self) -> Result<(), Failure> {
+        check_members(self.ensemble, "--ensemble")?;
+        check_threads(self.threads)?;
+        check_quantiles(&self.quantiles)
+    }
+}
+
+/// `--ensemble N` (of `run` or `plot`, named by `flag`): at least 1, at most [`MAX_MEMBERS`].
+pub fn check_members(count: Option<usize>, flag: &str) -> Result<(), Failure> {
+    match count {
+        Some(0) => Err(usage(format!("error: {flag} needs at least 1 member"))),
+        Some(n) if n > MAX_MEMBERS => Err(usage(format!(
+            "error: {flag} is at most {MAX_MEMBERS} members, not {n}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// `--threads K`: 1 ≤ K ≤ [`MAX_THREADS`].
+fn check_threads(threads: Option<usize>) -> Result<(), Failure> {
+    match threads {
+        Some(0) => Err(usage("error: --threads needs at least 1 thread")),
+        Some(k) if k > MAX_THREADS => Err(usage(format!(
+            "error: --threads is at most {MAX_THREADS}, not {k}"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Output choices `physis run` hands over (its `--format`, `--summary` and `--output`).
@@ -100,17 +130,8 @@ pub fn execute(run: &RunArgs, args: &EnsembleArgs, output: &Output<'_>) -> Resul
             )));
         }
     };
+    args.validate()?;
     let per_set = args.ensemble.unwrap_or(1);
-    if per_set == 0 {
-        return Err(usage("error: --ensemble needs at least 1 member"));
-    }
-    if args.threads == Some(0) {
-        return Err(usage("error: --threads needs at least 1 thread"));
-    }
-    if args.threads.is_some_and(|k| k > MAX_THREADS) {
-        return Err(usage(format!("error: --threads is at most {MAX_THREADS}")));
-    }
-    check_quantiles(&args.quantiles)?;
     let prepared = prepare(run)?;
     let sweep = parse_sweep(&prepared, run, &args.sweep)?;
     let members = sweep.len() as u128 * per_set as u128;
@@ -136,7 +157,10 @@ pub fn execute(run: &RunArgs, args: &EnsembleArgs, output: &Output<'_>) -> Resul
     let unbound = if sweep.axes().is_empty() {
         None
     } else {
-        Some(TapeModel::unbound(&prepared.ir).map_err(|e| model_error(format!("error: {e}")))?)
+        Some(
+            TapeModel::unbound(&prepared.ir)
+                .map_err(|e| model_error(super::refusal::bind_error_text(&e)))?,
+        )
     };
     let factory = |set: &ParamSet| -> Result<TapeModel, String> {
         match &unbound {
@@ -291,7 +315,7 @@ fn ensemble_failed(e: EnsembleError) -> Failure {
         _ => 1,
     };
     Failure {
-        message: format!("error: {e}"),
+        message: super::refusal::ensemble_error_text(&e),
         code,
     }
 }

@@ -15,6 +15,7 @@ pub mod plot;
 pub mod plot_ensemble;
 pub mod prepare;
 pub mod progress;
+pub mod refusal;
 pub mod run;
 pub mod schemes;
 
@@ -22,7 +23,7 @@ pub mod schemes;
 pub enum ReadFailure {
     /// The file could not be opened or read (exit 2).
     Io(String),
-    /// The file is not UTF-8: PH0008 rendered against the lossy text (exit 1).
+    /// The file is not UTF-8 (PH0008) or too large (PH0009), rendered (exit 1).
     NotUtf8(String),
 }
 
@@ -36,10 +37,11 @@ impl ReadFailure {
     }
 }
 
-/// Reads a `.hph` file as text; bytes that are not UTF-8 are PH0008 with their byte offset.
+/// Reads a `.hph` file as text; bytes that are not UTF-8 are PH0008 with their byte offset,
+/// a file past 16 MiB PH0009 (read no further than one byte past the limit).
 pub fn read_source(path: &std::path::Path) -> Result<String, ReadFailure> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path)
+    let bytes = physis_syntax::read_source_bytes(path)
         .map_err(|e| ReadFailure::Io(format!("error: cannot read {name}: {e}")))?;
     match physis_syntax::decode_source(&bytes) {
         (text, None) => Ok(text),

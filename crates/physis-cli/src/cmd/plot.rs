@@ -69,6 +69,16 @@ pub fn run(args: &Args) -> ExitCode {
 
 fn execute(args: &Args) -> Result<(), Failure> {
     physis_plot::Format::from_path(&args.output).map_err(|e| usage(format!("error: {e}")))?;
+    super::ensemble::check_members(args.ensemble, "--ensemble")?;
+    // The image size is checked before the run, not after it.
+    for (flag, side) in [("--width", args.width), ("--height", args.height)] {
+        if side.is_some_and(|n| !(1..=physis_plot::MAX_SIDE).contains(&n)) {
+            return Err(usage(format!(
+                "error: {flag} is from 1 to {} pixels",
+                physis_plot::MAX_SIDE
+            )));
+        }
+    }
     if args.field.is_some() && (args.x.is_some() || !args.y.is_empty()) {
         return Err(usage(
             "error: --field draws a field; it does not combine with --x or --y",
@@ -171,7 +181,7 @@ fn run_model(
 ) -> Result<RunEnd, Failure> {
     let model = prepared.model()?;
     let end = run_into(model, &prepared.options, sink).map_err(|e| Failure {
-        message: format!("error: {e}"),
+        message: super::refusal::run_error_text(&e),
         code: 1,
     })?;
     let kind = end.reason.kind.as_str();

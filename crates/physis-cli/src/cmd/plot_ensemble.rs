@@ -41,7 +41,7 @@ pub fn bands(prepared: &Prepared, columns: &[ColumnSpec], count: usize) -> Resul
     }
     // Every member runs the same program: compile it once.
     let template = TapeModel::with_params(&prepared.ir, prepared.params.clone())
-        .map_err(|e| failure(format!("error: {e}"), 1))?;
+        .map_err(|e| failure(super::refusal::bind_error_text(&e), 1))?;
     let factory = |_: &ParamSet| -> Result<Observed<TapeModel>, String> {
         Ok(Observed::new(template.clone(), &extra))
     };
@@ -49,7 +49,10 @@ pub fn bands(prepared: &Prepared, columns: &[ColumnSpec], count: usize) -> Resul
         .options(prepared.options.clone())
         .quantiles(&QUANTILES)
         .run()
-        .map_err(|e| failure(format!("error: {e}"), if count == 0 { 2 } else { 1 }))?;
+        .map_err(|e| {
+            let code = if count == 0 { 2 } else { 1 };
+            failure(super::refusal::ensemble_error_text(&e), code)
+        })?;
     let series = result
         .series()
         .map_err(|e| failure(format!("error: {e}"), 1))?;

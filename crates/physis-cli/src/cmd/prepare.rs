@@ -110,7 +110,7 @@ impl Prepared {
     /// The interpreter over this model with its parameters bound.
     pub fn model(&self) -> Result<TapeModel, Failure> {
         TapeModel::with_params(&self.ir, self.params.clone())
-            .map_err(|e| model_error(format!("error: {e}")))
+            .map_err(|e| model_error(super::refusal::bind_error_text(&e)))
     }
 }
 
@@ -160,7 +160,7 @@ pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
         return Err(model_error(render_text(&[d], &name, &source)));
     }
     let ir = physis_ir::lower_with_source(model, &source)
-        .map_err(|e| model_error(format!("error: cannot run `{}`: {e}", model.name)))?;
+        .map_err(|e| model_error(render_text(&[e.to_diagnostic(model)], &name, &source)))?;
     let mut params = match &args.scenario {
         Some(s) => ir.run_params(s).ok_or_else(|| {
             usage(format!(
@@ -260,7 +260,11 @@ fn apply_set(
         .params
         .iter()
         .find(|s| physis_syntax::lexer::normalize_name(&s.name) == param.key)
-        .ok_or_else(|| model_error(format!("error: param `{name}` is not used by the run")))?;
+        .ok_or_else(|| {
+            usage(format!(
+                "error: --set: param `{name}` is not used by the run"
+            ))
+        })?;
     let values: Vec<f64> = match value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
         Some(inner) => inner
             .split(',')

@@ -60,6 +60,7 @@ pub fn run(args: &Args) -> ExitCode {
 }
 
 fn execute(args: &Args) -> Result<(), Failure> {
+    args.ensemble.validate()?;
     if args.ensemble.active() {
         let format = clap::ValueEnum::to_possible_value(&args.format);
         let output = super::ensemble::Output {
@@ -82,7 +83,7 @@ fn execute(args: &Args) -> Result<(), Failure> {
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
     let run_failed = |e: physis_runtime::RunError| Failure {
-        message: format!("error: {e}"),
+        message: super::refusal::run_error_text(&e),
         code: 1,
     };
     let end: RunEnd = if args.summary {

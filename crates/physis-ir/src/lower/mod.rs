@@ -56,6 +56,35 @@ pub enum LowerError {
     },
 }
 
+impl LowerError {
+    /// The refusal as a diagnostic with a code, as `physis check` and `run` report it: a
+    /// symbolic failure keeps its own code and span; a construct not lowered yet is PH0120
+    /// and an inconsistency (a fault of ours, not of the model) PH0122, both at the
+    /// `simulate` keyword, the finest place a lowering error knows.
+    pub fn to_diagnostic(&self, model: &CheckedModel) -> physis_syntax::Diagnostic {
+        use physis_syntax::{Code, Diagnostic};
+        // The `simulate` keyword that opens the block.
+        let (start, end) = (model.span.start as usize, model.span.end as usize);
+        let header = physis_syntax::Span::new(start, (start + "simulate".len()).min(end));
+        match self {
+            LowerError::Symbolic { diagnostic } => (**diagnostic).clone(),
+            LowerError::NotYetSupported { feature } => Diagnostic::error(
+                Code::NotYetSupported,
+                header,
+                format!("`{}` cannot run: {feature} cannot be built yet", model.name),
+            )
+            .with_label("in this simulation"),
+            LowerError::Invalid { .. } | LowerError::Ir(_) => Diagnostic::error(
+                Code::Internal,
+                header,
+                format!("`{}` cannot run: {self}", model.name),
+            )
+            .with_label("in this simulation")
+            .with_hint("this is a fault of Physis, not of the model; please report it"),
+        }
+    }
+}
+
 /// Lowers a checked model whose source is not at hand: clause texts come from the
 /// checker, the `integrate` and `conserve` clauses are described from their parts.
 pub fn lower(model: &CheckedModel) -> Result<IrModel, LowerError> {

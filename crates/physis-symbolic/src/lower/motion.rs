@@ -5,6 +5,7 @@ use physis_check::{Motion, StateId};
 
 use super::{Lowering, StateComponent, not_symbolic};
 use crate::error::SymbolicError;
+use crate::graph::MAX_DERIVATION_WORK;
 use crate::mechanics::{
     Conjugate, Coordinate, EulerLagrange, HamiltonEquations, HamiltonianSystem, LagrangianSystem,
     lagrangian_energy,
@@ -38,6 +39,15 @@ pub enum DerivedMotion {
 }
 
 impl Lowering<'_> {
+    /// Refuses, before any derivative is taken, a derivation of `n` coordinates from energies
+    /// spanning `roots` whose planned work passes [`MAX_DERIVATION_WORK`]: n × (nodes + n),
+    /// the node derivatives of n passes over the energies and of the n×n mass matrix.
+    fn plan(&self, roots: &[NodeId], n: usize) -> Result<(), SymbolicError> {
+        let nodes = self.graph.count_nodes(roots);
+        check_work(planned_work(nodes as u64, n as u64))?;
+        self.graph.check_budget()
+    }
+
     /// The energy `hamiltonian` reads as: `H`, or `Σ q̇·∂L/∂q̇ − L`; `None` without either.
     pub fn energy(&mut self) -> Result<Option<NodeId>, SymbolicError> {
         if let Some(e) = self.energy {
@@ -132,6 +142,8 @@ impl Lowering<'_> {
                 let d = self.scalar(d, "a dissipation")?;
                 sys = sys.with_dissipation(d);
             }
+            let roots: Vec<NodeId> = [Some(l), sys.dissipation].into_iter().flatten().collect();
+            self.plan(&roots, coordinates.len())?;
             for effort in &self.model.mechanics.efforts {
                 let q = self.expr(&effort.expr)?;
                 for (c, node) in (0u32..).zip(q.components()) {
@@ -191,6 +203,7 @@ impl Lowering<'_> {
                 });
             }
         }
+        self.plan(&[h], pairs.len())?;
         let mut sys = HamiltonianSystem::new(h, pairs);
         for effort in &self.model.mechanics.efforts {
             let q = self.expr(&effort.expr)?;
@@ -216,4 +229,49 @@ struct Moved {
     coordinates: Vec<StateComponent>,
     velocities: Vec<StateComponent>,
     symbols: Vec<Coordinate>,
+}
+
+/// The planned work of deriving `n` coordinates from energies of `nodes` nodes.
+fn planned_work(nodes: u64, n: u64) -> u64 {
+    n.saturating_mul(nodes.saturating_add(n))
+}
+
+/// [`SymbolicError::TooLarge`] for work past [`MAX_DERIVATION_WORK`].
+fn check_work(work: u64) -> Result<(), SymbolicError> {
+    if work > MAX_DERIVATION_WORK {
+        return Err(SymbolicError::TooLarge {
+            what: "node derivatives",
+            size: work,
+            limit: MAX_DERIVATION_WORK,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derivation_work_limit_at_its_edge_and_one_past_it() {
+        // 1000 coordinates over energies of 0 nodes plan exactly 10⁶ node derivatives.
+        assert_eq!(planned_work(0, 1000), MAX_DERIVATION_WORK);
+        assert!(check_work(planned_work(0, 1000)).is_ok());
+        assert_eq!(planned_work(1, 1000), MAX_DERIVATION_WORK + 1000);
+        assert!(check_work(MAX_DERIVATION_WORK).is_ok());
+        let e = check_work(MAX_DERIVATION_WORK + 1).unwrap_err();
+        assert!(matches!(
+            e,
+            SymbolicError::TooLarge {
+                size: 1_000_001,
+                limit: 1_000_000,
+                ..
+            }
+        ));
+        assert_eq!(
+            e.to_diagnostic(physis_syntax::Span::new(0, 1)).code,
+            physis_syntax::Code::DerivationTooLarge
+        );
+        assert_eq!(planned_work(u64::MAX, u64::MAX), u64::MAX);
+    }
 }
