@@ -36,6 +36,8 @@ enum Command {
     Derive(cmd::derive::Args),
     /// Print the Rust source the build step generates for a file's simulations.
     Emit(cmd::emit::Args),
+    /// Rewrite .hph files in the canonical layout (indentation, blank lines); --check to verify.
+    Fmt(cmd::fmt::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,5 +50,6 @@ fn main() -> ExitCode {
         Command::Plot(args) => cmd::plot::run(&args),
         Command::Derive(args) => cmd::derive::run(&args),
         Command::Emit(args) => cmd::emit::run(&args),
+        Command::Fmt(args) => cmd::fmt::run(&args),
     }
 }

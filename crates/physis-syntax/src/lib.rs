@@ -9,6 +9,7 @@
 pub mod ast;
 pub mod code;
 pub mod diagnostic;
+pub mod format;
 pub mod lexer;
 pub mod parser;
 pub mod render;

@@ -7,6 +7,7 @@ pub mod derive;
 pub mod emit;
 pub mod ensemble;
 pub mod explain;
+pub mod fmt;
 pub mod memory;
 pub mod observed;
 #[cfg(feature = "parquet")]
