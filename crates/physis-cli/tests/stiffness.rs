@@ -32,7 +32,6 @@ const ROBERTSON: &str = "simulate Robertson {
 ";
 
 #[test]
-#[ignore = "the first rk4 step already leaves the solution (b < 0) and the state where it turns non-finite has a growing mode: being fixed"]
 fn robertson_with_rk4_at_10_ms_ends_unstable_with_a_hint() {
     let path = model_file("robertson.hph", ROBERTSON);
     let (code, out, err) = physis(&["run", &path, "--summary"]);
@@ -88,4 +87,23 @@ fn a_harmonic_oscillator_under_rk4_is_never_flagged() {
     let (code, out, err) = physis(&["run", &path, "--summary"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains(r#""kind":"when""#), "{out}");
+}
+
+#[test]
+fn a_blow_up_of_the_solution_itself_stays_diverged() {
+    // y' = y²·1 Hz from 1 blows up at t = 1 s: the Jacobian 2y grows along a growing mode,
+    // which is the problem's own blow-up, not the scheme's instability, even when the
+    // stretch before the non-finite step is replayed finer.
+    let text = "simulate Blow {
+  state y : Dimensionless = 1
+  law y' = y²·1 Hz
+  integrate rk4 step 10 ms
+  stop when t ≥ 2 s
+}
+";
+    let path = model_file("blow.hph", text);
+    let (code, out, err) = physis(&["run", &path, "--summary"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(r#""kind":"diverged""#), "{out}");
+    assert!(!err.contains("hint:"), "{err}");
 }

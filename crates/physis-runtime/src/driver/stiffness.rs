@@ -5,11 +5,16 @@
 //! more at the last finite state when a step turns non-finite, so a run that blows up
 //! because it became stiff ends as `unstable` rather than `diverged`. Along the run only a
 //! dominant mode that decays or oscillates counts: one the exact solution grows along is a
-//! blow-up of the problem itself, which stays `diverged`.
+//! blow-up of the problem itself, which stays `diverged`. When a step turns non-finite from a
+//! state the solution was already lost at (Robertson under rk4 at 10 ms is lost within its
+//! first step, where the Jacobian is still mild), the stretch since the last passed check is
+//! replayed at a step `REFINE` times finer (and inside the radius), checking before every
+//! sub-step: the run is `unstable` when the resolved solution has a decaying or oscillating
+//! mode the run's own step is past the radius on.
 
-use super::{Simulation, Src};
+use super::{Simulation, Src, finite};
 use crate::error::RunError;
-use crate::model::Model;
+use crate::model::{Model, StepArgs, StepOut};
 use crate::reason::{Cause, Reason, ReasonKind};
 use crate::sample::SampleSink;
 use crate::stability::{Dominant, Power};
@@ -30,6 +35,10 @@ const STEADY: f64 = 1e-3;
 /// is a mode the exact solution grows along too (a blow-up such as `y' = y²`): that is
 /// `diverged`, not the scheme's instability on a decaying or oscillating mode.
 const GROWING: f64 = 0.01;
+/// How much finer than the run's step the replay after a non-finite step goes.
+const REFINE: f64 = 64.0;
+/// Most sub-steps of a replay (past them the run stays `diverged`).
+const REPLAY_STEPS: usize = 1 << 16;
 
 /// When the next check is due, and the power iteration carried from check to check.
 #[derive(Debug, Clone)]
@@ -41,6 +50,9 @@ pub(super) struct Watch {
     next: u64,
     /// The last estimate.
     last: f64,
+    /// Time and state of the last passed check, where a replay starts.
+    snap_t: f64,
+    snap_y: Vec<f64>,
 }
 
 impl Watch {
@@ -52,6 +64,8 @@ impl Watch {
             interval: FIRST,
             next: FIRST,
             last: f64::NAN,
+            snap_t: f64::NAN,
+            snap_y: Vec::new(),
         }
     }
 
@@ -61,6 +75,15 @@ impl Watch {
         self.interval = FIRST;
         self.next = FIRST;
         self.last = f64::NAN;
+        self.snap_t = f64::NAN;
+        self.snap_y.clear();
+    }
+
+    /// Remembers the state of a passed check.
+    fn snapshot(&mut self, t: f64, y: &[f64]) {
+        self.snap_t = t;
+        self.snap_y.clear();
+        self.snap_y.extend_from_slice(y);
     }
 
     /// Whether a check is due before the step after `steps` accepted ones.
@@ -148,8 +171,10 @@ impl<M: Model> Simulation<M> {
     pub(super) fn stability_check(&mut self) -> Option<Reason> {
         let h = self.cfg.step?;
         let rho = self.spectral_radius_here(true)?.modulus;
+        let (t, y) = (self.t, &self.y);
         if let Some(w) = self.watch.as_mut() {
             w.last = rho;
+            w.snapshot(t, y);
         }
         self.past_radius(rho, h)
     }
@@ -168,10 +193,81 @@ impl<M: Model> Simulation<M> {
             }
             return None;
         };
+        let flagged = self.past_radius_decaying(d, h);
+        let (t, y) = (self.t, &self.y);
         if let Some(w) = self.watch.as_mut() {
             w.plan(steps, d.modulus, h);
+            if flagged.is_none() {
+                w.snapshot(t, y);
+            }
         }
-        self.past_radius_decaying(d, h)
+        flagged
+    }
+
+    /// Replays from the last passed check up to `t_end` at sub-steps of at most `h/REFINE`
+    /// and half the radius over the spectral radius, checking before each: the `unstable`
+    /// reason when the run's step `h` is past the radius on a decaying or oscillating mode
+    /// somewhere along it, `None` when it is not or the replay cannot tell (it turns
+    /// non-finite too, or takes too many sub-steps). Leaves the run's state as it found it.
+    fn replay(&mut self, t_end: f64) -> Option<Reason> {
+        let h = self.cfg.step?;
+        let w = self.watch.as_ref()?;
+        let radius = w.radius;
+        if !w.snap_t.is_finite() || w.snap_y.len() != self.y.len() {
+            return None;
+        }
+        let (t_run, y_run, f_run) = (self.t, self.y.clone(), self.f.clone());
+        self.y.copy_from_slice(&w.snap_y);
+        self.t = w.snap_t;
+        let mut next = vec![0.0; self.y.len()];
+        let mut f1 = vec![0.0; self.y.len()];
+        let dw = vec![0.0; self.info.noises];
+        let mut found = None;
+        let mut first = true;
+        for _ in 0..REPLAY_STEPS {
+            if self.t >= t_end {
+                break;
+            }
+            self.model.rate(self.t, &self.y, &mut self.f);
+            self.stats.evaluations += 1;
+            let Some(d) = self.spectral_radius_here(first) else {
+                break;
+            };
+            first = false;
+            if let Some(r) = self.past_radius_decaying(d, h) {
+                found = Some(r);
+                break;
+            }
+            let mut hs = (h / REFINE).min(t_end - self.t);
+            if d.modulus > 0.0 {
+                hs = hs.min(0.5 * radius / d.modulus);
+            }
+            let sch = &self.info.scheme;
+            let args = StepArgs {
+                t: self.t,
+                h: hs,
+                y: &self.y,
+                f0: &self.f,
+                dw: &dw,
+            };
+            let out = StepOut {
+                next: &mut next,
+                err: None,
+                f1: sch.fsal.then_some(&mut f1[..]),
+                dense: None,
+            };
+            self.model.step(&args, out);
+            self.stats.evaluations += u64::from(sch.stages);
+            if !finite(&next) {
+                break;
+            }
+            std::mem::swap(&mut self.y, &mut next);
+            self.t += hs;
+        }
+        self.t = t_run;
+        self.y.copy_from_slice(&y_run);
+        self.f.copy_from_slice(&f_run);
+        found
     }
 
     /// Ends the run at `t` after a step from the current state turned non-finite: as
@@ -185,6 +281,10 @@ impl<M: Model> Simulation<M> {
         let unstable = match (self.cfg.step, self.spectral_radius_here(true)) {
             (Some(h), Some(d)) => self.past_radius_decaying(d, h),
             _ => None,
+        };
+        let unstable = match (unstable, self.cfg.step) {
+            (None, Some(h)) => self.replay(self.t + h),
+            (found, _) => found,
         };
         let reason = unstable.unwrap_or_else(|| Self::diverged(Cause::NonFinite));
         self.finish(sink, reason, t, Src::Current)
