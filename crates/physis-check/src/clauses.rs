@@ -77,7 +77,7 @@ pub(crate) fn check_clauses(mut c: SimChecker<'_>, mut states: Vec<State>) -> Ch
                 }
             }
             ClauseKind::Integrate { scheme, settings } if once(&mut c, &mut seen, "integrate") => {
-                integrate = integrate_clause(&mut c, scheme, settings, span).ok();
+                integrate = integrate_clause(&mut c, &states, scheme, settings, span).ok();
             }
             ClauseKind::Record { every } => {
                 if once(&mut c, &mut seen, "record")
@@ -398,6 +398,7 @@ fn setting(
 
 fn integrate_clause(
     c: &mut SimChecker<'_>,
+    states: &[State],
     scheme: &ast::Name,
     settings: &[ast::Setting],
     span: Span,
@@ -412,12 +413,18 @@ fn integrate_clause(
         scheme: found.clone().unwrap_or_else(|| c.schemes[0].clone()),
         step: None,
         tolerance: None,
+        absolute: Vec::new(),
         limit: None,
         seed: None,
         span,
     };
+    let abs: Vec<&ast::Setting> = settings
+        .iter()
+        .filter(|s| s.kind == SettingKind::Absolute)
+        .collect();
+    out.absolute = crate::absolute::absolute(c, states, &abs);
     let mut seen: Vec<SettingKind> = Vec::new();
-    for s in settings {
+    for s in settings.iter().filter(|s| s.kind != SettingKind::Absolute) {
         if seen.contains(&s.kind) {
             c.err(Diagnostic::error(
                 Code::Duplicate,
@@ -429,7 +436,7 @@ fn integrate_clause(
         seen.push(s.kind);
         let (dim, what) = match s.kind {
             SettingKind::Step => (time(), "step"),
-            SettingKind::Tolerance => (Dimension::NONE, "tolerance"),
+            SettingKind::Tolerance | SettingKind::Absolute => (Dimension::NONE, "tolerance"),
             SettingKind::Limit => (Dimension::NONE, "limit"),
             SettingKind::Seed => (Dimension::NONE, "seed"),
         };
@@ -439,7 +446,7 @@ fn integrate_clause(
         let whole = || (v.fract() == 0.0 && v <= 9.007e15).then_some(v as u64);
         match s.kind {
             SettingKind::Step => out.step = Some(v),
-            SettingKind::Tolerance => out.tolerance = Some(v),
+            SettingKind::Tolerance | SettingKind::Absolute => out.tolerance = Some(v),
             SettingKind::Limit | SettingKind::Seed => {
                 let Some(n) = whole() else {
                     c.err(Diagnostic::error(
@@ -496,6 +503,7 @@ fn default_integrate(c: &SimChecker<'_>) -> Integrate {
         scheme,
         step: None,
         tolerance: Some(crate::DEFAULT_TOLERANCE),
+        absolute: Vec::new(),
         limit: None,
         seed: None,
         span: c.sim.name.span,

@@ -9,6 +9,7 @@
 //! observes, stops and events with their source text and line, named runs with SI overrides,
 //! and the mechanics (lagrangian, hamiltonian, dissipation, efforts) for the symbolic stage.
 
+mod absolute;
 mod builtins;
 mod clauses;
 pub mod constants;

@@ -310,8 +310,13 @@ pub struct Integrate {
     pub scheme: Arc<CheckedScheme>,
     /// `step Δ` in seconds (required for fixed schemes; an initial step for adaptive ones).
     pub step: Option<f64>,
-    /// `tolerance ε` (adaptive schemes; the default 1e-8 is filled in when absent).
+    /// `tolerance ε`, the relative tolerance (adaptive schemes; the default 1e-8 is filled
+    /// in when absent).
     pub tolerance: Option<f64>,
+    /// The absolute tolerance of each state (SI base units, indexed like
+    /// [`CheckedModel::states`]) from the `abs` settings; `None` where none applies, and
+    /// empty without any.
+    pub absolute: Vec<Option<f64>>,
     /// `limit n`: accepted steps before the run ends as Limit.
     pub limit: Option<u64>,
     /// `seed n` for noise.

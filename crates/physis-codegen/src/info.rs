@@ -34,6 +34,7 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
     let t0 = f64_lit(st.t0);
     let step = opt_f64(st.step);
     let tol = f64_lit(st.tolerance);
+    let absolute = st.absolute.iter().map(|a| opt_f64(*a));
     let limit = match st.limit {
         Some(n) => quote!(Some(#n)),
         None => quote!(None),
@@ -96,6 +97,7 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
                 t0: #t0,
                 step: #step,
                 tolerance: #tol,
+                absolute: vec![#(#absolute),*],
                 limit: #limit,
                 seed: #seed,
                 record_every: #record,

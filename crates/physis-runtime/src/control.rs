@@ -1,5 +1,8 @@
 //! Adaptive step control after Hairer, Nørsett & Wanner (Solving ODEs I, §II.4):
 //! the mixed absolute/relative RMS error norm, the step-size update and the initial step.
+//! The absolute tolerance is per slot (`crate::tolerance`); a slot whose absolute and
+//! relative scale are both zero (a state still exactly at zero) counts as no error when its
+//! error is zero and as an infinite one otherwise.
 
 /// Safety factor on the optimal step.
 pub(crate) const SAFETY: f64 = 0.9;
@@ -10,17 +13,36 @@ pub(crate) const MAX_GROWTH: f64 = 10.0;
 /// Consecutive rejections of one step after which the run is declared diverged.
 pub(crate) const MAX_REJECTIONS: u32 = 60;
 
-/// `sqrt(mean((e_i / (atol + rtol·max(|y_i|, |n_i|)))²))` over the free slots (`free` empty:
-/// every slot; see [`crate::ModelInfo::free_slots`]); NaN or infinite becomes `+∞`.
-pub(crate) fn error_norm(err: &[f64], y: &[f64], next: &[f64], tol: f64, free: &[bool]) -> f64 {
+/// `v / sc` for a scale `sc ≥ 0`: zero over a zero scale is no error, anything else over it
+/// an infinite one.
+#[inline]
+fn ratio(v: f64, sc: f64) -> f64 {
+    if sc > 0.0 {
+        v / sc
+    } else if v == 0.0 {
+        0.0
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// `sqrt(mean((e_i / (atol_i + rtol·max(|y_i|, |n_i|)))²))` over the free slots (`free`
+/// empty: every slot; see [`crate::ModelInfo::free_slots`]); NaN or infinite becomes `+∞`.
+pub(crate) fn error_norm(
+    err: &[f64],
+    y: &[f64],
+    next: &[f64],
+    rtol: f64,
+    atol: &[f64],
+    free: &[bool],
+) -> f64 {
     let mut s = 0.0;
     let mut count = 0usize;
-    for (i, ((e, a), b)) in err.iter().zip(y).zip(next).enumerate() {
+    for (i, (((e, a), b), at)) in err.iter().zip(y).zip(next).zip(atol).enumerate() {
         if free.get(i) == Some(&false) {
             continue;
         }
-        let sc = tol + tol * a.abs().max(b.abs());
-        let r = e / sc;
+        let r = ratio(*e, at + rtol * a.abs().max(b.abs()));
         s += r * r;
         count += 1;
     }
@@ -43,12 +65,17 @@ pub(crate) fn step_factor(err: f64, order: u32, max_growth: f64) -> f64 {
     f.clamp(MIN_GROWTH, max_growth)
 }
 
-/// RMS of `v_i / (tol + tol·|y_i|)` over the free slots (`free` empty: every slot).
-fn scaled_rms(v: &[f64], y: &[f64], tol: f64, free: &[bool]) -> f64 {
+/// RMS of `v_i / (atol_i + rtol·|y_i|)` over the free slots (`free` empty: every slot); a
+/// slot with a zero scale (a state still exactly at zero) adds nothing: it does not
+/// constrain the first step.
+fn scaled_rms(v: &[f64], y: &[f64], rtol: f64, atol: &[f64], free: &[bool]) -> f64 {
     let (mut s, mut count) = (0.0, 0usize);
-    for (i, (a, b)) in v.iter().zip(y).enumerate() {
+    for (i, ((a, b), at)) in v.iter().zip(y).zip(atol).enumerate() {
         if free.get(i) != Some(&false) {
-            s += (a / (tol + tol * b.abs())).powi(2);
+            let sc = at + rtol * b.abs();
+            if sc > 0.0 {
+                s += (a / sc).powi(2);
+            }
             count += 1;
         }
     }
@@ -68,15 +95,16 @@ pub(crate) fn initial_step(
     y0: &[f64],
     f0: &[f64],
     order: u32,
-    tol: f64,
+    rtol: f64,
+    atol: &[f64],
     hmax: f64,
     free: &[bool],
     scratch_y: &mut [f64],
     scratch_f: &mut [f64],
     mut rate: impl FnMut(f64, &[f64], &mut [f64]),
 ) -> f64 {
-    let d0 = scaled_rms(y0, y0, tol, free);
-    let d1 = scaled_rms(f0, y0, tol, free);
+    let d0 = scaled_rms(y0, y0, rtol, atol, free);
+    let d1 = scaled_rms(f0, y0, rtol, atol, free);
     let mut h0 = if d0 < 1e-5 || d1 < 1e-5 {
         1e-6
     } else {
@@ -90,7 +118,7 @@ pub(crate) fn initial_step(
     for (d, f) in scratch_f.iter_mut().zip(f0) {
         *d -= f;
     }
-    let d2 = scaled_rms(scratch_f, y0, tol, free) / h0;
+    let d2 = scaled_rms(scratch_f, y0, rtol, atol, free) / h0;
     let m = d1.max(d2);
     let h1 = if m <= 1e-15 || !m.is_finite() {
         (h0 * 1e-3).max(1e-6)
@@ -112,12 +140,21 @@ mod tests {
     #[test]
     fn norm_mixes_absolute_and_relative() {
         // tol 1e-3: scale 1e-3 + 1e-3·2 = 3e-3 for the first, 1e-3 for the second.
-        let n = error_norm(&[3e-3, 1e-3], &[2.0, 0.0], &[1.0, 0.0], 1e-3, &[]);
+        let atol = [1e-3, 1e-3, 1e-3];
+        let n = error_norm(&[3e-3, 1e-3], &[2.0, 0.0], &[1.0, 0.0], 1e-3, &atol, &[]);
         assert!((n - 1.0).abs() < 1e-12);
         assert_eq!(
-            error_norm(&[f64::NAN], &[0.0], &[0.0], 1e-3, &[]),
+            error_norm(&[f64::NAN], &[0.0], &[0.0], 1e-3, &atol, &[]),
             f64::INFINITY
         );
+    }
+
+    #[test]
+    fn a_slot_with_no_scale_is_exact_or_infinitely_wrong() {
+        let n = error_norm(&[0.0, 1e-3], &[0.0, 1.0], &[0.0, 1.0], 1e-3, &[0.0; 2], &[]);
+        assert!((n - 0.5f64.sqrt()).abs() < 1e-12, "{n}");
+        let n = error_norm(&[1e-300], &[0.0], &[0.0], 1e-3, &[0.0], &[]);
+        assert_eq!(n, f64::INFINITY);
     }
 
     #[test]
@@ -125,16 +162,22 @@ mod tests {
         // The fixed middle slot neither adds to the sum nor to the count: the norm is that
         // of the two free slots alone.
         let free = [true, false, true];
+        let atol = [1e-3; 3];
         let n = error_norm(
             &[3e-3, 0.0, 1e-3],
             &[2.0, 1.0, 0.0],
             &[1.0, 1.0, 0.0],
             1e-3,
+            &atol,
             &free,
         );
         assert!((n - 1.0).abs() < 1e-12, "{n}");
-        assert_eq!(error_norm(&[5.0], &[0.0], &[0.0], 1e-3, &[false]), 0.0);
-        assert!((scaled_rms(&[1e-3, 7.0], &[0.0, 0.0], 1e-3, &[true, false]) - 1.0).abs() < 1e-12);
+        assert_eq!(
+            error_norm(&[5.0], &[0.0], &[0.0], 1e-3, &atol, &[false]),
+            0.0
+        );
+        let rms = scaled_rms(&[1e-3, 7.0], &[0.0, 0.0], 1e-3, &atol, &[true, false]);
+        assert!((rms - 1.0).abs() < 1e-12);
     }
 
     #[test]
@@ -156,6 +199,7 @@ mod tests {
             &[-1.0],
             5,
             1e-6,
+            &[1e-6],
             f64::INFINITY,
             &[],
             &mut sy,

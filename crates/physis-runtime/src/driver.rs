@@ -9,6 +9,7 @@ mod land;
 mod lockstep;
 mod start;
 mod step;
+mod stiffness;
 
 pub(crate) use lockstep::{run_each, run_lockstep};
 
@@ -23,6 +24,8 @@ use crate::noise::Noise;
 use crate::options::{DEFAULT_LIMIT, RunOptions};
 use crate::reason::{Cause, Reason, ReasonKind};
 use crate::sample::{RunEnd, Sample, SampleKind, SampleSink, Stats};
+use crate::tolerance::Tolerances;
+use stiffness::Watch;
 
 /// Settings in force for one run (declared settings with the run's overrides applied).
 #[derive(Debug, Clone, PartialEq)]
@@ -105,6 +108,10 @@ pub struct Simulation<M: Model> {
     /// Margins at a candidate landing time.
     land: Vec<f64>,
     newton: Option<Newton>,
+    /// Absolute tolerances per slot (adaptive schemes read them).
+    tolerances: Tolerances,
+    /// The stability check along the run (fixed explicit schemes with a radius).
+    watch: Option<Watch>,
     noise: Noise,
     stats: Stats,
 }
@@ -175,6 +182,19 @@ fn validate(info: &ModelInfo) -> Result<(), RunError> {
             });
         }
     }
+    if info.settings.absolute.len() > info.states.len() {
+        return Err(bad_model(
+            info,
+            format!(
+                "{} absolute tolerances for {} states",
+                info.settings.absolute.len(),
+                info.states.len()
+            ),
+        ));
+    }
+    for &a in info.settings.absolute.iter().flatten() {
+        positive("absolute tolerance", a)?;
+    }
     let sch: &SchemeInfo = &info.scheme;
     if sch.adaptive && sch.stochastic {
         return Err(RunError::Unsupported {
@@ -201,6 +221,14 @@ fn time_stops(info: &ModelInfo) -> Vec<usize> {
             used.iter().all(|&k| info.atoms[k].time_only)
         })
         .collect()
+}
+
+/// The stability watch of a run: a fixed explicit scheme with a declared radius and a step.
+fn watch(info: &ModelInfo, cfg: &Config) -> Option<Watch> {
+    let sch = &info.scheme;
+    let radius = sch.stability_radius?;
+    cfg.step?;
+    (!sch.adaptive && !sch.implicit).then(|| Watch::new(info.dim, radius))
 }
 
 /// The settings of a run of a model described by `info` with `options`, checked, and its
@@ -261,6 +289,8 @@ impl<M: Model> Simulation<M> {
             time_stops: time_stops(&info),
             land: vec![0.0; info.atoms.len()],
             newton: info.scheme.implicit.then(|| Newton::for_model(&model, n)),
+            tolerances: Tolerances::new(&info, cfg.tolerance),
+            watch: watch(&info, &cfg),
             noise: Noise::new(cfg.seed, cfg.stream),
             dw: vec![0.0; info.noises],
             margins: vec![0.0; info.atoms.len()],
@@ -341,6 +371,8 @@ impl<M: Model> Simulation<M> {
             time_stops: _,
             land,
             newton,
+            tolerances,
+            watch: own_watch,
             noise,
             stats,
         } = self;
@@ -371,6 +403,11 @@ impl<M: Model> Simulation<M> {
             .scheme
             .implicit
             .then(|| Newton::for_model(&model, info.dim));
+        tolerances.reset(cfg.tolerance);
+        match (own_watch.as_mut(), watch(&info, &cfg)) {
+            (Some(w), Some(_)) => w.reset(),
+            (_, fresh) => *own_watch = fresh,
+        }
         *noise = Noise::new(cfg.seed, cfg.stream);
         *obs0_set = false;
         *h = step.unwrap_or(0.0);

@@ -162,8 +162,12 @@ pub struct Settings {
     pub t0: f64,
     /// Fixed step, or the first step of an adaptive scheme (else estimated).
     pub step: Option<f64>,
-    /// Tolerance: relative and absolute, mixed as in Hairer's error norm. Default `1e-8`.
+    /// Relative tolerance of the adaptive error norm (and of Newton). Default `1e-8`.
     pub tolerance: f64,
+    /// Absolute tolerance of each state (SI base units), in the order of
+    /// [`ModelInfo::states`]; a state with `None` (or past the end) gets the relative
+    /// tolerance times its own scale, the largest magnitude it has had so far.
+    pub absolute: Vec<Option<f64>>,
     /// Maximum number of accepted steps (`limit n`); `None` means [`crate::DEFAULT_LIMIT`].
     pub limit: Option<u64>,
     /// Seed of the noise generator.
@@ -178,6 +182,7 @@ impl Default for Settings {
             t0: 0.0,
             step: None,
             tolerance: 1e-8,
+            absolute: Vec::new(),
             limit: None,
             seed: None,
             record_every: None,

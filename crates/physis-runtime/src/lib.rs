@@ -15,7 +15,8 @@
 //!    step above the radius ends the run as `unstable`. An event whose condition holds at
 //!    `t0` fires there (conditions count as false before the start).
 //! 2. A fixed scheme steps on the grid `t0 + k·h`; an adaptive one uses Hairer's mixed
-//!    RMS error norm, safety 0.9, growth in `[0.2, 10]` (no growth right after a
+//!    RMS error norm (absolute tolerance per state: the declared one, else the relative
+//!    tolerance times the state's largest magnitude so far), safety 0.9, growth in `[0.2, 10]` (no growth right after a
 //!    rejection), and Hairer's initial step. Implicit schemes are solved by the driver's
 //!    Newton; a failure halves the step. A model with a [`SparsePattern`]
 //!    ([`JacobianLayout::Sparse`]) gets a sparse Jacobian (one Jacobian-vector product per
@@ -80,6 +81,7 @@ mod sparse_lu;
 mod stability;
 pub mod stats;
 mod sweep;
+mod tolerance;
 mod wrap;
 mod write;
 

@@ -13,7 +13,8 @@ pub enum ReasonKind {
     Limit,
     /// The run could not be continued: see [`Cause`].
     Diverged,
-    /// The stability check refused the step before the first step.
+    /// The stability check refused the step: before the first step, or along the run when
+    /// the problem became stiff (see [`Reason::hint`]).
     Unstable,
     /// A `conserve` clause drifted past its tolerance.
     Violated,
@@ -91,4 +92,52 @@ pub struct Reason {
     /// The finer cause.
     #[serde(skip)]
     pub cause: Cause,
+}
+
+impl Reason {
+    /// What to do about it, where the reason suggests something: for `unstable`, the step
+    /// that would be stable there and the implicit schemes that have no such limit.
+    pub fn hint(&self) -> Option<String> {
+        match self.cause {
+            Cause::Stability { rho, h, radius } => Some(format!(
+                "the rate's Jacobian has spectral radius {rho:.3e} /s, so the step {h:e} s is \
+                 {:.3} times the scheme's stability radius {radius}: the problem is stiff \
+                 there; use an implicit scheme (`integrate backwardEuler step …`, \
+                 `integrate crankNicolson step …`) or a step below {:.3e} s",
+                rho * h / radius,
+                radius / rho
+            )),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unstable_run_names_a_stiff_scheme() {
+        let r = Reason {
+            kind: ReasonKind::Unstable,
+            clause: None,
+            line: None,
+            cause: Cause::Stability {
+                rho: 1e4,
+                h: 0.01,
+                radius: 2.78,
+            },
+        };
+        let hint = r.hint().unwrap_or_default();
+        assert!(
+            hint.contains("backwardEuler") && hint.contains("2.780e-4 s"),
+            "{hint}"
+        );
+        let when = Reason {
+            cause: Cause::Stop { index: 0 },
+            kind: ReasonKind::When,
+            ..r
+        };
+        assert_eq!(when.hint(), None);
+    }
 }

@@ -150,7 +150,7 @@ pub enum ClauseKind {
         /// The right side.
         value: Expr,
     },
-    /// `integrate scheme [step Δ] [tolerance ε] [limit n] [seed n]`
+    /// `integrate scheme [step Δ] [tolerance ε] [abs [target] a]… [limit n] [seed n]`
     Integrate {
         /// The scheme's name.
         scheme: Name,
@@ -250,6 +250,10 @@ pub struct Setting {
     pub kind: SettingKind,
     /// The keyword's span.
     pub keyword: Span,
+    /// What an `abs` setting applies to: a state or a quantity kind (`abs x 1 mm`,
+    /// `abs Length 1 µm`, each entry of `abs x: 1 mm, v: 1 mm/s`); `None` for every other
+    /// setting and for a bare `abs 1 mm`.
+    pub target: Option<Name>,
     /// The value.
     pub value: Expr,
 }
@@ -259,8 +263,10 @@ pub struct Setting {
 pub enum SettingKind {
     /// `step Δ` (a Time)
     Step,
-    /// `tolerance ε` (a pure number)
+    /// `tolerance ε` (a pure number): the relative tolerance
     Tolerance,
+    /// `abs [target] a`: an absolute tolerance with the unit of the states it applies to
+    Absolute,
     /// `limit n` (accepted steps)
     Limit,
     /// `seed n`
@@ -273,6 +279,7 @@ impl SettingKind {
         match self {
             SettingKind::Step => "step",
             SettingKind::Tolerance => "tolerance",
+            SettingKind::Absolute => "abs",
             SettingKind::Limit => "limit",
             SettingKind::Seed => "seed",
         }

@@ -141,7 +141,8 @@ it initialises.",
     "simulate Fall {\n  state x : Length[2] = [0 m, 0 m, 0 m]\n  law x' = [1 m/s, 0 m/s]\n  stop when t > 1 s\n}\n";
     /// PH0110.
     BadSetting = "PH0110", "a setting of the wrong dimension, or a param default that is not a constant",
-    "step and record every are times, tolerance is a pure number, limit and seed are whole numbers. \
+    "step and record every are times, tolerance is a pure number (the relative tolerance), an \
+absolute tolerance (`abs`) a positive number, limit and seed are whole numbers. \
 A param's default must be a constant: numbers with units and named constants, not other params, \
 states or t.",
     "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  integrate rk4 step 1 m\n  stop when y < 0 m\n}\n";
@@ -292,6 +293,14 @@ modules are not known and the open does nothing.",
     "stop when and on take comparisons (`<`, `≤`, `>`, `≥`, `==`, `≠`) joined by ∧, ∨ and ¬; \
 comparisons may not be chained and a quantity alone is not a condition.",
     "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  stop when y\n}\n";
+    /// An absolute tolerance whose unit does not fit the states it applies to.
+    AbsoluteTolerance = "PH0214", "an absolute tolerance that does not fit its states",
+    "`integrate … abs` sets an absolute tolerance with a unit: `abs x 1 mm` for the state x, \
+`abs Length 1 µm` for every state declared as a Length, a list `abs x: 1 mm, v: 1 mm/s`, and a \
+bare `abs 1e-12 mol/m³` for every state no other `abs` names. The value must have the dimension of each state it applies to (a \
+bare one therefore fits only when those states share a dimension), and an `abs` must apply to \
+some state. Write the value in a unit of the state's kind, or give the odd state its own `abs`.",
+    "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  integrate rk45 tolerance 1e-8 abs y 1 s\n  stop when y < 0 m\n}\n";
 }
 
 impl fmt::Display for Code {

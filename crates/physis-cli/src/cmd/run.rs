@@ -121,6 +121,9 @@ fn execute(args: &Args) -> Result<(), Failure> {
     let kind = end.reason.kind.as_str();
     if kind != "when" {
         eprintln!("note: the run ended as `{kind}` at t = {}", end.t);
+        if let Some(hint) = end.reason.hint() {
+            eprintln!("hint: {hint}");
+        }
     }
     Ok(())
 }

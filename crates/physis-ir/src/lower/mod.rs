@@ -473,6 +473,7 @@ fn model_info(
             t0: 0.0,
             step: it.step,
             tolerance: it.tolerance.unwrap_or(physis_check::DEFAULT_TOLERANCE),
+            absolute: it.absolute.clone(),
             limit: it.limit,
             seed: it.seed,
             record_every: m.record_every,

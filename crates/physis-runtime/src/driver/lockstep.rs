@@ -21,12 +21,11 @@ use multiversion::multiversion;
 use self::ahead::Ahead;
 use self::normals::Normals;
 use super::step::grid_target;
-use super::{Config, Simulation, Src};
+use super::{Config, Simulation};
 use crate::error::RunError;
 use crate::info::{Cmp, ModelInfo};
 use crate::lanes::{LaneKernel, gather, scatter};
 use crate::model::{Model, StepArgs};
-use crate::reason::Cause;
 use crate::sample::{Sample, SampleKind, SampleSink};
 
 /// Whether runs of this model with these settings may go in lockstep.
@@ -238,6 +237,8 @@ pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
     let mut ahead = Ahead::new(width, info.atoms.len());
     let mut lane_y = vec![0.0; info.dim];
     let mut lane_o = vec![0.0; info.observes.len()];
+    // A stability check along the run is the driver's: its step is handed back.
+    let mut check_due = next_check(sims, &active);
     while active.iter().any(|&a| a) {
         // The step `take_step` would aim at.
         let (k, tb) = grid_target(cfg.t0, hf, at.t, at.grid_k);
@@ -246,7 +247,8 @@ pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
         let record_inside = cfg
             .record_every
             .is_some_and(|d| cfg.t0 + at.rec_k as f64 * d <= tb);
-        let mut quiet = at.steps + pending.steps < cfg.limit && h >= min_step && !record_inside;
+        let steps = at.steps + pending.steps;
+        let mut quiet = steps < cfg.limit && steps < check_due && h >= min_step && !record_inside;
         // Known from the margins planned ahead, or else evaluated for this step.
         let mut planned = false;
         if quiet {
@@ -287,6 +289,7 @@ pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
                 return one_by_one(sims, sinks, &active);
             }
             lanes.load_all(sims, &active, lead);
+            check_due = next_check(sims, &active);
             continue;
         }
         if stochastic {
@@ -325,13 +328,8 @@ pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
             p.evaluations += stages + u64::from(step_ok && !fsal);
             lanes.store(l, sim, &at, p);
             sim.grid_k = k;
-            sim.finish(
-                sink,
-                Simulation::<M>::diverged(Cause::NonFinite),
-                at.t,
-                Src::Current,
-            )
-            .map_err(|e| (l, e))?;
+            // As `take_step`: `unstable` when the step was past the stability radius.
+            sim.end_non_finite(sink, at.t).map_err(|e| (l, e))?;
             active[l] = false;
         }
         std::mem::swap(&mut lanes.y, &mut lanes.ynew);
@@ -374,6 +372,16 @@ pub(crate) fn run_lockstep<M: Model, S: SampleSink>(
         }
     }
     Ok(())
+}
+
+/// The accepted steps at which the first active run's next stability check is due.
+fn next_check<M: Model>(sims: &[Box<Simulation<M>>], active: &[bool]) -> u64 {
+    sims.iter()
+        .zip(active)
+        .filter(|(_, a)| **a)
+        .filter_map(|(s, _)| s.watch.as_ref().map(|w| w.next()))
+        .min()
+        .unwrap_or(u64::MAX)
 }
 
 /// No atom of an active lane changes side over the step. Then no stop holds at its end

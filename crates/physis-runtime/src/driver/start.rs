@@ -7,7 +7,6 @@ use crate::error::RunError;
 use crate::model::Model;
 use crate::reason::{Cause, Reason, ReasonKind};
 use crate::sample::{SampleKind, SampleSink};
-use crate::stability::spectral_radius;
 
 impl<M: Model> Simulation<M> {
     pub(super) fn start(&mut self, sink: &mut dyn SampleSink) -> Result<(), RunError> {
@@ -46,16 +45,19 @@ impl<M: Model> Simulation<M> {
                         cfg,
                         stats,
                         free,
+                        tolerances,
                         ..
                     } = self;
                     stats.evaluations += 1;
+                    tolerances.observe(y);
                     let order = info.scheme.order;
                     initial_step(
                         t0,
                         y,
                         f,
                         order,
-                        cfg.tolerance,
+                        tolerances.rtol(),
+                        tolerances.atol(),
                         cfg.max_step,
                         free,
                         ytmp,
@@ -90,47 +92,5 @@ impl<M: Model> Simulation<M> {
         };
         self.finish(sink, reason, self.t, Src::Current)?;
         Ok(true)
-    }
-
-    /// Spectral radius × step against the scheme's radius, for a fixed explicit scheme
-    /// that declares one. Uses the model's Jacobian-vector product, else a forward
-    /// difference `(f(t, y + εv) − f(t, y))/ε` with `ε = √eps·max(1, ‖y‖∞)`.
-    fn stability_check(&mut self) -> Option<Reason> {
-        let sch = &self.info.scheme;
-        let (Some(radius), Some(h)) = (sch.stability_radius, self.cfg.step) else {
-            return None;
-        };
-        if sch.adaptive || sch.implicit {
-            return None;
-        }
-        let Self {
-            model,
-            y,
-            f,
-            ytmp,
-            t,
-            stats,
-            ..
-        } = self;
-        let t = *t;
-        let eps = f64::EPSILON.sqrt() * y.iter().fold(1.0f64, |m, v| m.max(v.abs()));
-        let mut exact = true;
-        let rho = spectral_radius(y.len(), |v, out| {
-            if exact && model.rate_jvp(t, y, v, out) {
-                return;
-            }
-            exact = false;
-            for ((p, y0), vi) in ytmp.iter_mut().zip(y.iter()).zip(v) {
-                *p = y0 + eps * vi;
-            }
-            model.rate(t, ytmp, out);
-            stats.evaluations += 1;
-            for (o, f0) in out.iter_mut().zip(f.iter()) {
-                *o = (*o - f0) / eps;
-            }
-        })?;
-        (rho * h > radius).then(|| {
-            self.integrate_reason(ReasonKind::Unstable, Cause::Stability { rho, h, radius })
-        })
     }
 }

@@ -103,6 +103,9 @@ impl<M: Model> Simulation<M> {
             );
             return self.finish(sink, r, t, Src::Current);
         }
+        if let Some(r) = self.stability_along() {
+            return self.finish(sink, r, t, Src::Current);
+        }
         let adaptive = self.info.scheme.adaptive;
         // Fixed: aim at the next grid point t0 + k·h clearly past t.
         let mut target = None;
@@ -118,6 +121,9 @@ impl<M: Model> Simulation<M> {
         let landing = self.landing(t, target.unwrap_or(t + h));
         if let Some(tl) = landing {
             h = tl - t;
+        }
+        if adaptive {
+            self.tolerances.observe(&self.y);
         }
         let mut rejected = 0u32;
         let mut growth = MAX_GROWTH;
@@ -135,13 +141,9 @@ impl<M: Model> Simulation<M> {
                 break;
             }
             let e = if ok {
-                error_norm(
-                    &self.err,
-                    &self.y,
-                    &self.ynew,
-                    self.cfg.tolerance,
-                    &self.free,
-                )
+                let tol = &self.tolerances;
+                let (rtol, atol) = (tol.rtol(), tol.atol());
+                error_norm(&self.err, &self.y, &self.ynew, rtol, atol, &self.free)
             } else {
                 f64::INFINITY
             };
@@ -168,14 +170,14 @@ impl<M: Model> Simulation<M> {
             _ => t + h,
         };
         if !finite(&self.ynew) {
-            return self.finish(sink, Self::diverged(Cause::NonFinite), t, Src::Current);
+            return self.end_non_finite(sink, t);
         }
         if !self.info.scheme.fsal || self.newton.is_some() {
             self.model.rate(tb, &self.ynew, &mut self.fnew);
             self.stats.evaluations += 1;
         }
         if !finite(&self.fnew) {
-            return self.finish(sink, Self::diverged(Cause::NonFinite), t, Src::Current);
+            return self.end_non_finite(sink, t);
         }
         self.stats.steps += 1;
         self.after_step(sink, t, tb, h)

@@ -153,17 +153,50 @@ impl Parser {
                 SettingKind::Step
             } else if self.eat_word("tolerance") {
                 SettingKind::Tolerance
+            } else if self.eat_word("abs") {
+                SettingKind::Absolute
             } else if self.eat_word("limit") {
                 SettingKind::Limit
             } else if self.eat_word("seed") {
                 SettingKind::Seed
             } else {
-                return Err(self.expected("`step`, `tolerance`, `limit` or `seed`"));
+                return Err(self.expected("`step`, `tolerance`, `abs`, `limit` or `seed`"));
+            };
+            // `abs x: 1 mm, v: 1 mm/s`: a list of targets, each with its value.
+            if kind == SettingKind::Absolute
+                && matches!(self.kind(), TokenKind::Ident { .. })
+                && self.peek_next().kind == TokenKind::Colon
+            {
+                loop {
+                    let name = self.name("a state or quantity kind", true)?;
+                    self.expect(&TokenKind::Colon)?;
+                    let value = self.expr()?;
+                    settings.push(Setting {
+                        kind,
+                        keyword: name.span,
+                        target: Some(name),
+                        value,
+                    });
+                    if !self.eat(&TokenKind::Comma) {
+                        break;
+                    }
+                }
+                continue;
+            }
+            // `abs x 1 mm`: a name followed by a number names what the tolerance is for.
+            let target = if kind == SettingKind::Absolute
+                && matches!(self.kind(), TokenKind::Ident { .. })
+                && matches!(self.peek_next().kind, TokenKind::Number(_))
+            {
+                Some(self.name("a state or quantity kind", true)?)
+            } else {
+                None
             };
             let value = self.expr()?;
             settings.push(Setting {
                 kind,
                 keyword,
+                target,
                 value,
             });
         }

@@ -30,6 +30,7 @@ const NOT_UNITS: &[&str] = &[
     "when",
     "step",
     "tolerance",
+    "abs",
     "limit",
     "seed",
     "every",
@@ -266,7 +267,8 @@ impl Parser {
                 })
             }
             TokenKind::Ident { name, primes } => {
-                if primes == 0 && NOT_UNITS.contains(&name.as_str()) {
+                // `abs` is both an integrate setting and the absolute-value function.
+                if primes == 0 && NOT_UNITS.contains(&name.as_str()) && name != "abs" {
                     return Err(self.expected("an expression"));
                 }
                 self.bump();
