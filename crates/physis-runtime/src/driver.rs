@@ -7,6 +7,7 @@
 
 mod land;
 mod lockstep;
+mod stages;
 mod start;
 mod step;
 
@@ -23,6 +24,7 @@ use crate::noise::Noise;
 use crate::options::{DEFAULT_LIMIT, RunOptions};
 use crate::reason::{Cause, Reason, ReasonKind};
 use crate::sample::{RunEnd, Sample, SampleKind, SampleSink, Stats};
+use stages::Stages;
 
 /// Settings in force for one run (declared settings with the run's overrides applied).
 #[derive(Debug, Clone, PartialEq)]
@@ -105,6 +107,8 @@ pub struct Simulation<M: Model> {
     /// Margins at a candidate landing time.
     land: Vec<f64>,
     newton: Option<Newton>,
+    /// The solved stages of a scheme with implicit stages.
+    stages: Option<Stages>,
     noise: Noise,
     stats: Stats,
 }
@@ -182,6 +186,12 @@ fn validate(info: &ModelInfo) -> Result<(), RunError> {
             combination: "adaptive and stochastic",
         });
     }
+    if !sch.implicit_stages.is_empty() && !sch.implicit {
+        return Err(bad_model(
+            info,
+            "a scheme with implicit stages must be implicit".into(),
+        ));
+    }
     if sch.implicit && sch.stochastic {
         return Err(RunError::Unsupported {
             scheme: sch.name.clone(),
@@ -189,6 +199,12 @@ fn validate(info: &ModelInfo) -> Result<(), RunError> {
         });
     }
     Ok(())
+}
+
+/// Room for the stages of a scheme solved stage by stage.
+fn staged(info: &ModelInfo) -> Option<Stages> {
+    let count = info.scheme.implicit_stages.len();
+    (count > 0).then(|| Stages::new(count, info.dim))
 }
 
 /// The stops whose every atom reads only `t`, by index.
@@ -261,6 +277,7 @@ impl<M: Model> Simulation<M> {
             time_stops: time_stops(&info),
             land: vec![0.0; info.atoms.len()],
             newton: info.scheme.implicit.then(|| Newton::for_model(&model, n)),
+            stages: staged(&info),
             noise: Noise::new(cfg.seed, cfg.stream),
             dw: vec![0.0; info.noises],
             margins: vec![0.0; info.atoms.len()],
@@ -341,6 +358,7 @@ impl<M: Model> Simulation<M> {
             time_stops: _,
             land,
             newton,
+            stages,
             noise,
             stats,
         } = self;
@@ -371,6 +389,7 @@ impl<M: Model> Simulation<M> {
             .scheme
             .implicit
             .then(|| Newton::for_model(&model, info.dim));
+        *stages = staged(&info);
         *noise = Noise::new(cfg.seed, cfg.stream);
         *obs0_set = false;
         *h = step.unwrap_or(0.0);
