@@ -9,6 +9,7 @@ use physis_runtime::{ReasonKind, RunOptions};
 const SDIRK: &str = include_str!("stiff_models/sdirk.hph");
 const ROBERTSON: &str = include_str!("stiff_models/robertson.hph");
 const VAN_DER_POL: &str = include_str!("stiff_models/van_der_pol.hph");
+const RICCATI: &str = include_str!("stiff_models/riccati.hph");
 
 /// `text` with every `(placeholder, value)` replaced.
 fn fill(text: &str, subs: &[(&str, &str)]) -> String {
@@ -56,6 +57,47 @@ fn user_written_sdirk_schemes_measure_their_orders() {
             "{scheme}: measured {measured:?}, stated {order}"
         );
     }
+}
+
+/// `|y(1) − tan 1|` of the Riccati equation under `scheme` at steps of exactly `h`: an
+/// adaptive scheme is held to `h` by a first and largest step of `h` and a tolerance its
+/// error estimate stays below (not looser: Newton converges to a hundredth of it).
+fn riccati_error(scheme: &str, h: f64) -> f64 {
+    let text = fill(
+        RICCATI,
+        &[("SCHEME", scheme), ("SETTINGS", "tolerance 1e-4")],
+    );
+    let options = RunOptions {
+        step: Some(h),
+        max_step: Some(h),
+        ..RunOptions::default()
+    };
+    let out = run_text(&text, None, &options).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.end.reason.kind,
+        ReasonKind::When,
+        "{:?}",
+        out.end.reason
+    );
+    let steps = (1.0 / h).round() as u64;
+    assert_eq!(out.end.stats.steps, steps, "{scheme}: not held to h = {h}");
+    assert_eq!(out.end.stats.rejections, 0, "{scheme}: a step was rejected");
+    (out.end.observe[0] - 1f64.tan()).abs()
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the measured orders are the figures reported
+fn esdirk43_measures_order_four_on_a_nonlinear_closed_form() {
+    let e: Vec<f64> = [8.0, 16.0, 32.0]
+        .iter()
+        .map(|n| riccati_error("esdirk43", 1.0 / n))
+        .collect();
+    let measured = [(e[0] / e[1]).log2(), (e[1] / e[2]).log2()];
+    eprintln!("esdirk43 on tan t: errors {e:?}, orders {measured:?}");
+    assert!(
+        measured.iter().all(|p| (p - 4.0).abs() < 0.3),
+        "measured {measured:?}"
+    );
 }
 
 #[test]
