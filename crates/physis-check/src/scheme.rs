@@ -10,7 +10,7 @@ use crate::infer::{CResult, Cx, Reported, SchemeFnSig, Scope, dim_name};
 use crate::model::{CheckedScheme, SchemeOrder, SchemeOutputs, SchemeStep};
 use physis_syntax::ast::{self, SchemeDecl};
 use physis_syntax::{Code, Diagnostic};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use units::{Base, Dimension, Exponent};
 
 /// The placeholder dimension of a scheme's state `y` (or positions `x`).
@@ -18,6 +18,11 @@ pub const Y: Dimension = Dimension::from_ints([0, 0, 0, 0, 0, 1, 1]);
 
 fn time() -> Dimension {
     Dimension::base(Base::Time)
+}
+
+/// True for the dimension of the state's rate, `[y]·T⁻¹`.
+pub fn is_rate(d: Dimension) -> bool {
+    d == Y / time()
 }
 
 fn half(sign: i64) -> Exponent {
@@ -37,6 +42,10 @@ struct SchemeScope {
     outputs: Vec<LocalId>,
     implicit: bool,
     stochastic: bool,
+    /// The stage being checked, when it reads itself (an implicit stage).
+    current: Option<LocalId>,
+    /// Bindings that failed to check: reading them reports nothing more.
+    poisoned: HashSet<LocalId>,
 }
 
 impl SchemeScope {
@@ -68,6 +77,14 @@ impl Scope for SchemeScope {
         };
         let key = name.key();
         if let Some(&id) = self.bound.get(&key) {
+            if self.poisoned.contains(&id) {
+                return Err(Reported);
+            }
+            return Ok(leaf(ExprKind::Local(id), self.dims[id.0]));
+        }
+        if let Some(id) = self.current
+            && self.all.get(&key) == Some(&id)
+        {
             return Ok(leaf(ExprKind::Local(id), self.dims[id.0]));
         }
         if let Some(&id) = self.all.get(&key)
@@ -265,7 +282,13 @@ pub(crate) fn check_scheme(
         dims,
         implicit: false,
         stochastic: false,
+        current: None,
+        poisoned: HashSet::new(),
     };
+    // Bindings that read `next` (or `nextX`, `nextV`) before it is bound, directly or
+    // through another such binding: an implicit stage among them would need `next`,
+    // which is solved after it.
+    let mut reads_next: HashSet<String> = HashSet::new();
     let mut body = Vec::new();
     for b in &decl.body {
         let key = b.name.key();
@@ -292,11 +315,50 @@ pub(crate) fn check_scheme(
             continue;
         }
         let id = scope.all[&key];
-        let checked = Cx {
-            scope: &mut scope,
-            diags,
+        let read = names_read(&b.value);
+        if let Some(d) = order_diagnostic(decl, &scope, &key, &read) {
+            diags.push(d);
+            scope.poisoned.insert(id);
+            scope.bound.insert(key, id);
+            continue;
         }
-        .expr(&b.value);
+        let is_output = matches!(key.as_str(), "next" | "error" | "nextX" | "nextV");
+        let unbound_output = |n: &String| {
+            matches!(n.as_str(), "next" | "nextX" | "nextV") && !scope.bound.contains_key(n)
+        };
+        if read
+            .iter()
+            .any(|(n, _)| unbound_output(n) || reads_next.contains(n))
+        {
+            reads_next.insert(key.clone());
+        }
+        let stage = !is_output && read.iter().any(|(n, _)| *n == key);
+        if stage && reads_next.contains(&key) {
+            diags.push(
+                Diagnostic::error(
+                    Code::SchemeShape,
+                    b.name.span,
+                    format!("implicit stage `{key}` reads `next`, which is solved after it"),
+                )
+                .with_label("solved before `next`")
+                .with_hint("an implicit stage may read itself and the stages bound before it"),
+            );
+            scope.poisoned.insert(id);
+            scope.bound.insert(key, id);
+            continue;
+        }
+        let checked = if stage {
+            implicit_stage(&mut scope, id, b, diags)
+        } else {
+            Cx {
+                scope: &mut scope,
+                diags,
+            }
+            .expr(&b.value)
+        };
+        if checked.is_err() {
+            scope.poisoned.insert(id);
+        }
         if let Ok(expr) = checked {
             let is_output = matches!(key.as_str(), "next" | "error" | "nextX" | "nextV");
             if is_output && expr.dim != scope.dims[id.0] {
@@ -331,4 +393,139 @@ pub(crate) fn check_scheme(
         builtin,
         span: decl.span,
     }
+}
+
+/// Every name an expression reads (not the functions it calls), with where.
+fn names_read(e: &ast::Expr) -> Vec<(String, physis_syntax::Span)> {
+    fn walk(e: &ast::Expr, out: &mut Vec<(String, physis_syntax::Span)>) {
+        use ast::ExprKind as K;
+        match &e.kind {
+            K::Name(n) => out.push((n.key(), n.span)),
+            K::Unary { operand, .. } => walk(operand, out),
+            K::Binary { lhs, rhs, .. } => {
+                walk(lhs, out);
+                walk(rhs, out);
+            }
+            K::Power { base, exponent } => {
+                walk(base, out);
+                walk(exponent, out);
+            }
+            K::Call { args, .. } => args.iter().for_each(|a| walk(a, out)),
+            K::Index { base, indices } => {
+                walk(base, out);
+                indices.iter().for_each(|a| walk(a, out));
+            }
+            K::Vector(items) => items.iter().for_each(|a| walk(a, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(e, &mut out);
+    out
+}
+
+/// The one diagnostic of a binding that reads a stage bound after it (other than `next`,
+/// `nextX` and `nextV`, which an implicit scheme may read before binding them).
+fn order_diagnostic(
+    decl: &SchemeDecl,
+    scope: &SchemeScope,
+    key: &str,
+    read: &[(String, physis_syntax::Span)],
+) -> Option<Diagnostic> {
+    let (later, span) = read.iter().find(|(n, _)| {
+        n != key
+            && !INPUTS.contains(&n.as_str())
+            && scope.all.contains_key(n)
+            && !scope.bound.contains_key(n)
+            && !matches!(n.as_str(), "next" | "nextX" | "nextV")
+    })?;
+    let head = decl.body.iter().find(|b| b.name.key() == key)?;
+    let mutual = decl
+        .body
+        .iter()
+        .filter(|c| c.name.key() == *later)
+        .any(|c| names_read(&c.value).iter().any(|(n, _)| n == key));
+    let message = if mutual {
+        format!("stages `{key}` and `{later}` read each other")
+    } else {
+        format!("stage `{key}` reads `{later}`, which is bound after it")
+    };
+    Some(
+        Diagnostic::error(Code::SchemeShape, head.name.span, message)
+            .with_label(format!("reads `{later}`"))
+            .with_secondary(*span, format!("`{later}` read here"))
+            .with_hint(
+                "a stage may read the stages bound before it, and itself (an implicit \
+                 stage, solved by Newton); bind the stages in the order they are solved",
+            ),
+    )
+}
+
+/// Checks a stage that reads itself: its dimension is the one, among the state's, its
+/// rate's and its rate's rate, for which its right side has that same dimension.
+fn implicit_stage(
+    scope: &mut SchemeScope,
+    id: LocalId,
+    b: &ast::Binding,
+    diags: &mut Vec<Diagnostic>,
+) -> CResult<Expr> {
+    let candidates = match scope.order {
+        SchemeOrder::First => [Y / time(), Y, Y / time().powi(2)],
+        SchemeOrder::Second => [Y / time().powi(2), Y / time(), Y],
+    };
+    scope.current = Some(id);
+    let mut found = None;
+    for c in candidates {
+        scope.dims[id.0] = c;
+        let mut scratch = Vec::new();
+        let r = Cx {
+            scope: &mut *scope,
+            diags: &mut scratch,
+        }
+        .expr(&b.value);
+        if let Ok(e) = r
+            && scratch.is_empty()
+            && e.dim == c
+        {
+            found = Some(e);
+            break;
+        }
+    }
+    let out = match found {
+        Some(e) => {
+            scope.implicit = true;
+            Ok(e)
+        }
+        None => {
+            // Report what the most common reading (a rate) finds wrong.
+            scope.dims[id.0] = candidates[0];
+            let before = diags.len();
+            let r = Cx {
+                scope: &mut *scope,
+                diags: &mut *diags,
+            }
+            .expr(&b.value);
+            if diags.len() == before {
+                let key = b.name.key();
+                let found = r.map(|e| scheme_dim_name(e.dim)).unwrap_or_default();
+                diags.push(
+                    Diagnostic::error(
+                        Code::WrongDimension,
+                        b.value.span,
+                        format!(
+                            "implicit stage `{key}` reads itself, so its right side must have \
+                             its dimension; that holds for none of {}, {} and {} (found {found})",
+                            scheme_dim_name(candidates[0]),
+                            scheme_dim_name(candidates[1]),
+                            scheme_dim_name(candidates[2]),
+                        ),
+                    )
+                    .with_label("the stage's right side"),
+                );
+            }
+            Err(Reported)
+        }
+    };
+    scope.current = None;
+    out
 }

@@ -35,6 +35,8 @@ pub struct Inputs {
     pub rate: bool,
     /// `s: &[f64; dim]` (tangent seed)
     pub seed: bool,
+    /// `st: &[f64]` (the implicit stages solved earlier in the step)
+    pub stages: bool,
 }
 
 impl Inputs {
@@ -49,6 +51,7 @@ impl Inputs {
             Source::Guess => self.guess,
             Source::Rate => self.rate,
             Source::Seed => self.seed,
+            Source::Stages => self.stages,
             // Params are hoisted; noise reads as zero (as in the interpreter).
             Source::Param | Source::Noise => true,
         }
@@ -326,6 +329,7 @@ pub(crate) fn load(src: Source, k: u32) -> TokenStream {
         Source::Guess => quote!(g[#k]),
         Source::Rate => quote!(r[#k]),
         Source::Seed => quote!(s[#k]),
+        Source::Stages => quote!(st[#k]),
         _ => quote!(0.0f64),
     }
 }

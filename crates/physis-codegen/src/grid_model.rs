@@ -182,6 +182,11 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
                 .transpose()?;
             Scheme::Implicit(res, jac, jv, err)
         }
+        SchemeFns::Staged { .. } => {
+            return Err(GenError::Unsupported {
+                what: "a scheme with implicit stages on grid fields".into(),
+            });
+        }
         _ => {
             return Err(GenError::Unsupported {
                 what: "this kind of scheme".into(),

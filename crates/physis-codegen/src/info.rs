@@ -30,6 +30,19 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
         (&sc.name, sc.order, sc.adaptive, sc.implicit, sc.stochastic);
     let radius = opt_f64(sc.stability_radius);
     let (stages, residual_evals, fsal, dense) = (sc.stages, sc.residual_evals, sc.fsal, sc.dense);
+    let implicit_stages = sc
+        .implicit_stages
+        .iter()
+        .map(|s| {
+            let kind = match s.kind {
+                physis_runtime::StageKind::State => quote!(State),
+                physis_runtime::StageKind::Rate => quote!(Rate),
+                _ => quote!(Other),
+            };
+            let evals = s.residual_evals;
+            quote!(#rt::StageInfo { kind: #rt::StageKind::#kind, residual_evals: #evals })
+        })
+        .collect::<Vec<_>>();
     let st = &info.settings;
     let t0 = f64_lit(st.t0);
     let step = opt_f64(st.step);
@@ -92,6 +105,7 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
                 residual_evals: #residual_evals,
                 fsal: #fsal,
                 dense: #dense,
+                implicit_stages: vec![#(#implicit_stages),*],
             },
             settings: #rt::Settings {
                 t0: #t0,

@@ -34,6 +34,7 @@ mod lanes;
 mod model;
 pub mod names;
 pub mod plan;
+mod staged;
 
 pub use error::{EmitError, GenError};
 

@@ -95,6 +95,24 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
             };
             implicit(res, jac, jv, err, dim, nw)
         }
+        SchemeFns::Staged {
+            stages,
+            finish,
+            adaptive,
+        } => {
+            let mut stage_fns = Vec::new();
+            for (j, st) in stages.iter().enumerate() {
+                let res = gen_fn(&format!("stage{j}_residual_at"), &st.residual, &mut hoist)?;
+                let jac = match &st.jacobian {
+                    Some(f) => Some(gen_fn(&format!("stage{j}_jacobian_at"), f, &mut hoist)?),
+                    None => None,
+                };
+                let jv = gen_fn(&format!("stage{j}_jvp_at"), &st.jvp, &mut hoist)?;
+                stage_fns.push(crate::staged::StageInputs { res, jac, jv });
+            }
+            let fin = gen_fn("finish_at", finish, &mut hoist)?;
+            crate::staged::staged(&stage_fns, fin, *adaptive, dim, nw)
+        }
         _ => {
             return Err(GenError::Unsupported {
                 what: "this kind of scheme".into(),
@@ -281,6 +299,7 @@ pub(crate) fn inputs_of(f: &Function) -> Inputs {
         guess: f.reads(Source::Guess),
         rate: f.reads(Source::Rate),
         seed: f.reads(Source::Seed),
+        stages: f.reads(Source::Stages),
     }
 }
 
@@ -310,19 +329,24 @@ pub(crate) fn signature(i: Inputs, dim: usize, nw: usize) -> TokenStream {
             out.push(quote!(#id: &[f64; #d]));
         }
     }
+    if i.stages {
+        out.push(quote!(st: &[f64]));
+    }
     quote!(#(#out),*)
 }
 
 /// How each input is spelled where a generated function is called (all slices there).
-struct At {
-    t: TokenStream,
-    h: TokenStream,
-    y: TokenStream,
-    f0: TokenStream,
-    dw: TokenStream,
-    g: TokenStream,
-    r: TokenStream,
-    s: TokenStream,
+pub(crate) struct At {
+    pub t: TokenStream,
+    pub h: TokenStream,
+    pub y: TokenStream,
+    pub f0: TokenStream,
+    pub dw: TokenStream,
+    pub g: TokenStream,
+    pub r: TokenStream,
+    pub s: TokenStream,
+    /// The solved stages (passed as a slice).
+    pub st: TokenStream,
 }
 
 impl At {
@@ -336,6 +360,7 @@ impl At {
             g: quote!(y),
             r: quote!(r),
             s: quote!(y),
+            st: quote!(&[]),
         }
     }
 
@@ -354,7 +379,7 @@ impl At {
         At::conditions()
     }
 
-    fn step() -> At {
+    pub(crate) fn step() -> At {
         At {
             t: quote!(args.t),
             h: quote!(args.h),
@@ -364,12 +389,13 @@ impl At {
             g: quote!(next),
             r: quote!(args.y),
             s: quote!(seed),
+            st: quote!(solved),
         }
     }
 }
 
 /// `{ convert each slice to an array (or run `fail`); self.name(args) }`.
-fn invoke(
+pub(crate) fn invoke(
     name: &Ident,
     i: Inputs,
     at: &At,
@@ -402,6 +428,10 @@ fn invoke(
     conv(i.guess, "g", &at.g, &d);
     conv(i.rate, "r", &at.r, &d);
     conv(i.seed, "s", &at.s, &d);
+    if i.stages {
+        let st = &at.st;
+        args.push(quote!(#st));
+    }
     quote!({ #(#stmts)* Self::#name(&self.k, #(#args),*) })
 }
 

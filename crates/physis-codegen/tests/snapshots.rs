@@ -56,6 +56,30 @@ fn decay_under_a_user_scheme() {
     insta::assert_snapshot!(code);
 }
 
+/// A two-stage SDIRK written in the file: one residual and Jacobian per stage, then
+/// `stage_finish`.
+const SDIRK_DECAY: &str = "scheme sdirk2 {
+  γ ≔ 1 − 1/√2
+  k₁ ≔ f(t + γ·h, y + γ·h·k₁)
+  k₂ ≔ f(t + h, y + h·((1 − γ)·k₁ + γ·k₂))
+  next ≔ y + h·((1 − γ)·k₁ + γ·k₂)
+}
+simulate StagedDecay {
+  param λ : Frequency = 3 Hz
+  state n : Dimensionless = 1
+  law n' = −λ·n·n
+  integrate sdirk2 step 10 ms
+  observe count ≔ n
+  stop when t ≥ 1 s
+}
+";
+
+#[test]
+fn decay_under_implicit_stages() {
+    let code = physis_codegen::emit(SDIRK_DECAY, "staged.hph").unwrap();
+    insta::assert_snapshot!(code);
+}
+
 #[test]
 fn bouncing_ball_under_an_implicit_scheme() {
     let code = physis_codegen::emit(BALL, "ball.hph").unwrap();

@@ -64,6 +64,21 @@ enum SchemeProgs {
         seed: Vec<f64>,
         col: Vec<f64>,
     },
+    Staged {
+        stages: Vec<StageProgs>,
+        finish: Prog,
+        adaptive: bool,
+        seed: Vec<f64>,
+        col: Vec<f64>,
+    },
+}
+
+/// One implicit stage's residual and Jacobians.
+#[derive(Clone, Debug)]
+struct StageProgs {
+    residual: Prog,
+    jacobian: Option<Prog>,
+    jvp: Prog,
 }
 
 /// An [`IrModel`] run by the tape interpreter, with its parameters bound.
@@ -149,6 +164,26 @@ impl TapeModel {
                 jacobian: jacobian.as_ref().map(prog).transpose()?,
                 jvp: prog(jvp)?,
                 error: error.as_ref().map(prog).transpose()?,
+                seed: vec![0.0; model.dynamics.dim()],
+                col: vec![0.0; model.dynamics.dim()],
+            },
+            SchemeFns::Staged {
+                stages,
+                finish,
+                adaptive,
+            } => SchemeProgs::Staged {
+                stages: stages
+                    .iter()
+                    .map(|s| {
+                        Ok(StageProgs {
+                            residual: prog(&s.residual)?,
+                            jacobian: s.jacobian.as_ref().map(prog).transpose()?,
+                            jvp: prog(&s.jvp)?,
+                        })
+                    })
+                    .collect::<Result<_, IrError>>()?,
+                finish: prog(finish)?,
+                adaptive: *adaptive,
                 seed: vec![0.0; model.dynamics.dim()],
                 col: vec![0.0; model.dynamics.dim()],
             },
@@ -318,7 +353,7 @@ impl Model for TapeModel {
                 residual.run(&inp);
                 residual.write(0, r);
             }
-            SchemeProgs::Explicit { .. } => r.fill(0.0),
+            _ => r.fill(0.0),
         }
     }
 
@@ -407,6 +442,124 @@ impl Model for TapeModel {
                 e.write(0, err);
             }
             _ => err.fill(0.0),
+        }
+    }
+
+    fn stage_residual(
+        &mut self,
+        stage: usize,
+        args: &StepArgs<'_>,
+        solved: &[f64],
+        k: &[f64],
+        r: &mut [f64],
+    ) {
+        let inp = Inputs {
+            stages: solved,
+            ..step_inputs(&self.params, args, k)
+        };
+        match &mut self.scheme {
+            SchemeProgs::Staged { stages, .. } if stage < stages.len() => {
+                stages[stage].residual.run(&inp);
+                stages[stage].residual.write(0, r);
+            }
+            _ => r.fill(f64::NAN),
+        }
+    }
+
+    fn stage_jacobian(
+        &mut self,
+        stage: usize,
+        args: &StepArgs<'_>,
+        solved: &[f64],
+        k: &[f64],
+        jac: &mut DenseMatrix,
+    ) -> bool {
+        let inp = Inputs {
+            stages: solved,
+            ..step_inputs(&self.params, args, k)
+        };
+        let n = self.dim;
+        let SchemeProgs::Staged {
+            stages, seed, col, ..
+        } = &mut self.scheme
+        else {
+            return false;
+        };
+        let Some(st) = stages.get_mut(stage) else {
+            return false;
+        };
+        if jac.n() != n {
+            return false;
+        }
+        if let Some(j) = &mut st.jacobian {
+            j.run(&inp);
+            j.write(0, jac.as_mut_slice());
+            return true;
+        }
+        for c in 0..n {
+            seed.fill(0.0);
+            seed[c] = 1.0;
+            st.jvp.run(&Inputs { seed, ..inp });
+            st.jvp.write(0, col);
+            for (i, v) in col.iter().enumerate() {
+                jac.set(i, c, *v);
+            }
+        }
+        true
+    }
+
+    fn stage_jacobian_sparse(
+        &mut self,
+        stage: usize,
+        args: &StepArgs<'_>,
+        solved: &[f64],
+        k: &[f64],
+        jac: &mut SparseMatrix,
+    ) -> bool {
+        let inp = Inputs {
+            stages: solved,
+            ..step_inputs(&self.params, args, k)
+        };
+        let SchemeProgs::Staged {
+            stages, seed, col, ..
+        } = &mut self.scheme
+        else {
+            return false;
+        };
+        let Some(st) = stages.get_mut(stage) else {
+            return false;
+        };
+        if jac.n() != self.dim {
+            return false;
+        }
+        jac.fill_by_colours(seed, col, |s, out| {
+            st.jvp.run(&Inputs { seed: s, ..inp });
+            st.jvp.write(0, out);
+        });
+        true
+    }
+
+    fn stage_finish(&mut self, args: &StepArgs<'_>, solved: &[f64], out: StepOut<'_>) {
+        let inp = Inputs {
+            stages: solved,
+            ..step_inputs(&self.params, args, &[])
+        };
+        let dim = self.dim;
+        let SchemeProgs::Staged {
+            finish, adaptive, ..
+        } = &mut self.scheme
+        else {
+            out.next.fill(f64::NAN);
+            return;
+        };
+        finish.run(&inp);
+        finish.write(0, out.next);
+        if let Some(err) = out.err {
+            if *adaptive {
+                finish.write(dim, err);
+            } else {
+                err.fill(0.0);
+            }
         }
     }
 

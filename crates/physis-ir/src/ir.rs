@@ -72,6 +72,8 @@ pub enum Source {
     Rate,
     /// A tangent direction (Jacobian-vector products), by slot.
     Seed,
+    /// The implicit stages solved earlier in the step: stage `j`'s slot `s` at `j·dim + s`.
+    Stages,
 }
 
 pub use physis_runtime::kernels::{Grid, ReduceOp, StencilOp};

@@ -42,6 +42,7 @@ pub mod prelude;
 pub mod scheme;
 pub mod sparsity;
 pub mod specialise;
+pub mod staged;
 pub mod step;
 pub mod tangent;
 pub mod tape;

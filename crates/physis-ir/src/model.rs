@@ -152,6 +152,14 @@ impl IrModel {
                 fs.extend(jacobian.iter());
                 fs.extend(error.iter());
             }
+            SchemeFns::Staged { stages, finish, .. } => {
+                for st in stages {
+                    fs.push(&st.residual);
+                    fs.push(&st.jvp);
+                    fs.extend(st.jacobian.iter());
+                }
+                fs.push(finish);
+            }
         }
         fs.extend(self.resets.iter().map(|r| &r.func));
         fs
@@ -257,7 +265,19 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
             ..
         } => (false, *adaptive, *fsal, *dense),
         SchemeFns::Implicit { error, .. } => (true, error.is_some(), false, false),
+        SchemeFns::Staged { adaptive, .. } => (true, *adaptive, false, false),
     };
+    let implicit_stages = match &sp.fns {
+        SchemeFns::Staged { stages, .. } => stages
+            .iter()
+            .map(|s| physis_runtime::StageInfo {
+                kind: s.kind,
+                residual_evals: s.evals,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let staged = !implicit_stages.is_empty();
     info.scheme = SchemeInfo {
         name: scheme.name.clone(),
         order: scheme.order.unwrap_or(1),
@@ -265,14 +285,26 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
         implicit,
         stochastic: sp.stochastic,
         stability_radius: scheme.stable,
-        stages: if implicit { 0 } else { sp.stages.evals },
-        residual_evals: if implicit { sp.stages.evals } else { 0 },
+        stages: if implicit && !staged {
+            0
+        } else {
+            sp.stages.evals
+        },
+        residual_evals: if implicit && !staged {
+            sp.stages.evals
+        } else {
+            0
+        },
         fsal,
         dense,
+        implicit_stages,
     };
     let jacobian_pattern = match &sp.fns {
         SchemeFns::Implicit { residual, .. } if dim > crate::specialise::DENSE_JACOBIAN_MAX => {
             crate::sparsity::jacobian_pattern(residual, Source::Guess, dim)?
+        }
+        SchemeFns::Staged { stages, .. } if dim > crate::specialise::DENSE_JACOBIAN_MAX => {
+            crate::staged::union_pattern(stages, dim)?
         }
         _ => None,
     };
@@ -283,7 +315,7 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
             jacobian,
             ..
         } => crate::affine::residual_form(residual, jvp, jacobian.as_ref()),
-        SchemeFns::Explicit { .. } => physis_runtime::ResidualForm::General,
+        _ => physis_runtime::ResidualForm::General,
     };
     Ok(IrModel {
         jacobian_pattern,

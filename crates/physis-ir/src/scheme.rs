@@ -9,6 +9,8 @@
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
+use physis_runtime::StageKind;
+
 use crate::ir::{BinOp, UnOp};
 
 /// An expression of a scheme body.
@@ -30,7 +32,8 @@ pub enum SExpr {
     Next,
     /// A number.
     Num(f64),
-    /// An earlier binding, by position in [`SchemeDef::bindings`].
+    /// An earlier binding, by position in [`SchemeDef::bindings`]; a binding reading its
+    /// own position is an implicit stage, solved by Newton.
     Var(usize),
     /// `op a`.
     Unary(UnOp, Box<SExpr>),
@@ -157,6 +160,9 @@ pub struct SBinding {
     pub role: Role,
     /// The right side.
     pub value: SExpr,
+    /// What the binding is beside the state (a rate, a state): for an implicit stage, where
+    /// Newton starts and how it measures convergence.
+    pub kind: StageKind,
 }
 
 /// A scheme: `scheme name [stable r] [<order>] { bindings }`.
@@ -204,10 +210,17 @@ impl SchemeDef {
 
     /// Appends `name ≔ value` and returns an expression reading it.
     pub fn bind(&mut self, name: &str, value: SExpr) -> SExpr {
+        let role = Role::of_name(name);
+        let kind = match role {
+            Role::Local => StageKind::Rate,
+            Role::NextV => StageKind::Other,
+            _ => StageKind::State,
+        };
         self.bindings.push(SBinding {
             name: name.to_string(),
-            role: Role::of_name(name),
+            role,
             value,
+            kind,
         });
         SExpr::Var(self.bindings.len() - 1)
     }
@@ -235,6 +248,13 @@ impl SchemeDef {
     /// True when `next` appears on its own right side.
     pub fn is_implicit(&self) -> bool {
         self.reads(|e| matches!(e, SExpr::Next))
+    }
+
+    /// Positions of the bindings that read themselves (implicit stages), in order.
+    pub fn implicit_stages(&self) -> Vec<usize> {
+        (0..self.bindings.len())
+            .filter(|&i| self.bindings[i].value.reads(&|e| *e == SExpr::Var(i)))
+            .collect()
     }
 
     /// True when the scheme binds `error`.

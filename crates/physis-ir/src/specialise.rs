@@ -49,6 +49,19 @@ pub struct SchemeCtx<'d> {
     f0: Vec<ValueId>,
     seen: Vec<(u8, ValueId, Vec<ValueId>)>,
     stages: Stages,
+    next: NextIs,
+}
+
+/// What `next` read on its own right side stands for in the function being built.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum NextIs {
+    /// The Newton unknown ([`Source::Guess`]).
+    Guess,
+    /// Values already solved (per part).
+    Solved(Vec<ValueId>),
+    /// Nothing yet: a stage solved before `next` may not read it.
+    Unsolved,
 }
 
 impl<'d> SchemeCtx<'d> {
@@ -69,7 +82,33 @@ impl<'d> SchemeCtx<'d> {
             f0,
             seen: Vec::new(),
             stages: Stages::default(),
+            next: NextIs::Guess,
         }
+    }
+
+    /// Sets what `next` on a right side reads.
+    pub fn set_next(&mut self, next: NextIs) {
+        self.next = next;
+    }
+
+    /// Stage `j` of the stages solved earlier in the step ([`Source::Stages`]).
+    pub fn solved_stage(&mut self, j: usize) -> SVal {
+        let base = (j * self.dynamics.dim()) as u32;
+        let b = &mut self.b;
+        SVal::State(
+            self.dynamics
+                .layout
+                .parts
+                .iter()
+                .map(|p| {
+                    if p.array {
+                        b.load_range(Source::Stages, base + p.offset, p.len)
+                    } else {
+                        b.load(Source::Stages, base + p.offset)
+                    }
+                })
+                .collect(),
+        )
     }
 
     /// The builder, for operations the helpers below do not cover.
@@ -126,9 +165,15 @@ impl<'d> SchemeCtx<'d> {
 
     /// `next` read on its own right side: the unknown of an implicit scheme.
     pub fn next_guess(&mut self) -> Result<SVal, IrError> {
-        Ok(SVal::State(
-            self.dynamics.layout.load(&mut self.b, Source::Guess),
-        ))
+        match &self.next {
+            NextIs::Guess => Ok(SVal::State(
+                self.dynamics.layout.load(&mut self.b, Source::Guess),
+            )),
+            NextIs::Solved(v) => Ok(SVal::State(v.clone())),
+            NextIs::Unsolved => {
+                Err(self.refuse("`next`", "a stage solved before `next` cannot read"))
+            }
+        }
     }
 
     /// `op a`, part by part.

@@ -38,6 +38,16 @@ pub enum SchemeFns {
         /// The embedded error at the solved `next`, for an adaptive implicit scheme.
         error: Option<crate::ir::Function>,
     },
+    /// A scheme with implicit stages: Newton solves each stage in turn, then `finish`
+    /// computes `next` (and `error`) from them (see [`crate::staged`]).
+    Staged {
+        /// One per unknown, in the order they are solved.
+        stages: Vec<crate::staged::StageFns>,
+        /// `finish(t, h, y, f0, stages) -> next ++ error?`.
+        finish: crate::ir::Function,
+        /// True when `error` is among `finish`'s outputs.
+        adaptive: bool,
+    },
 }
 
 /// A scheme specialised onto a model.
@@ -80,6 +90,16 @@ pub fn specialise(scheme: &SchemeDef, dynamics: &Dynamics) -> Result<Specialised
             what: "a(·,·)",
             why: "needs every law to be second order",
         });
+    }
+    if !scheme.implicit_stages().is_empty() {
+        if scheme.is_stochastic() || second {
+            return Err(IrError::SchemeReads {
+                scheme: name,
+                what: "its own stages",
+                why: "a stochastic or second-order scheme cannot solve",
+            });
+        }
+        return crate::staged::specialise_staged(scheme, dynamics);
     }
     let mut ctx = SchemeCtx::new(&scheme.name, dynamics);
     let mut vars: Vec<Option<SVal>> = vec![None; scheme.bindings.len()];

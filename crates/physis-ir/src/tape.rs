@@ -30,6 +30,8 @@ pub struct Inputs<'a> {
     pub rate: &'a [f64],
     /// Tangent direction.
     pub seed: &'a [f64],
+    /// The implicit stages solved earlier in the step, one state after another.
+    pub stages: &'a [f64],
 }
 
 impl Inputs<'_> {
@@ -45,6 +47,7 @@ impl Inputs<'_> {
             Source::Guess => self.guess,
             Source::Rate => self.rate,
             Source::Seed => self.seed,
+            Source::Stages => self.stages,
             // Noise never reaches a tape: laws are split into drift and diffusion first.
             Source::Noise => return 0.0,
         };
@@ -62,6 +65,7 @@ impl Inputs<'_> {
             Source::Guess => self.guess,
             Source::Rate => self.rate,
             Source::Seed => self.seed,
+            Source::Stages => self.stages,
             Source::T | Source::H | Source::Noise => {
                 out.fill(self.get(src, off));
                 return;

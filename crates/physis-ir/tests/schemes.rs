@@ -139,6 +139,7 @@ fn specialisation_reuses_f0_and_shares_stages() {
             name: "k2b".into(),
             role: physis_ir::Role::Local,
             value: again,
+            kind: physis_runtime::StageKind::Rate,
         },
     );
     let once = common::lotka_volterra(&prelude::builtin("midpoint").unwrap(), 1e-8);

@@ -77,6 +77,7 @@ fn scheme(name: &str, stochastic: bool, stages: u32, radius: Option<f64>) -> Sch
         residual_evals: 0,
         fsal: false,
         dense: false,
+        implicit_stages: Vec::new(),
     }
 }
 

@@ -160,6 +160,7 @@ fn lv() -> Lv {
             residual_evals: 0,
             fsal: true,
             dense: false,
+            implicit_stages: Vec::new(),
         },
         settings: Settings {
             tolerance: 1e-8,

@@ -7,6 +7,7 @@
 
 mod land;
 mod lockstep;
+mod stages;
 mod start;
 mod step;
 mod stiffness;
@@ -26,6 +27,7 @@ use crate::reason::{Cause, Reason, ReasonKind};
 use crate::sample::{RunEnd, Sample, SampleKind, SampleSink, Stats};
 use crate::tolerance::Tolerances;
 use stiffness::Watch;
+use stages::Stages;
 
 /// Settings in force for one run (declared settings with the run's overrides applied).
 #[derive(Debug, Clone, PartialEq)]
@@ -112,6 +114,8 @@ pub struct Simulation<M: Model> {
     tolerances: Tolerances,
     /// The stability check along the run (fixed explicit schemes with a radius).
     watch: Option<Watch>,
+    /// The solved stages of a scheme with implicit stages.
+    stages: Option<Stages>,
     noise: Noise,
     stats: Stats,
 }
@@ -202,6 +206,12 @@ fn validate(info: &ModelInfo) -> Result<(), RunError> {
             combination: "adaptive and stochastic",
         });
     }
+    if !sch.implicit_stages.is_empty() && !sch.implicit {
+        return Err(bad_model(
+            info,
+            "a scheme with implicit stages must be implicit".into(),
+        ));
+    }
     if sch.implicit && sch.stochastic {
         return Err(RunError::Unsupported {
             scheme: sch.name.clone(),
@@ -209,6 +219,12 @@ fn validate(info: &ModelInfo) -> Result<(), RunError> {
         });
     }
     Ok(())
+}
+
+/// Room for the stages of a scheme solved stage by stage.
+fn staged(info: &ModelInfo) -> Option<Stages> {
+    let count = info.scheme.implicit_stages.len();
+    (count > 0).then(|| Stages::new(count, info.dim))
 }
 
 /// The stops whose every atom reads only `t`, by index.
@@ -291,6 +307,7 @@ impl<M: Model> Simulation<M> {
             newton: info.scheme.implicit.then(|| Newton::for_model(&model, n)),
             tolerances: Tolerances::new(&info, cfg.tolerance),
             watch: watch(&info, &cfg),
+            stages: staged(&info),
             noise: Noise::new(cfg.seed, cfg.stream),
             dw: vec![0.0; info.noises],
             margins: vec![0.0; info.atoms.len()],
@@ -373,6 +390,7 @@ impl<M: Model> Simulation<M> {
             newton,
             tolerances,
             watch: own_watch,
+            stages,
             noise,
             stats,
         } = self;
@@ -408,6 +426,7 @@ impl<M: Model> Simulation<M> {
             (Some(w), Some(_)) => w.reset(),
             (_, fresh) => *own_watch = fresh,
         }
+        *stages = staged(&info);
         *noise = Noise::new(cfg.seed, cfg.stream);
         *obs0_set = false;
         *h = step.unwrap_or(0.0);

@@ -153,6 +153,35 @@ pub struct SchemeInfo {
     /// (Dormand–Prince's fourth-order interpolant); samples, events and stops inside a
     /// step are then read from it instead of the cubic Hermite interpolant alone.
     pub dense: bool,
+    /// The unknowns an implicit scheme with implicit stages solves one after another
+    /// (stages that read themselves, then `next` if it does), in order; empty for every
+    /// other scheme. The driver solves each by Newton through [`crate::Model::stage_residual`]
+    /// and then calls [`crate::Model::stage_finish`]; `stages` then counts the rate
+    /// evaluations of `stage_finish`.
+    pub implicit_stages: Vec<StageInfo>,
+}
+
+/// One unknown of a scheme solved stage by stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct StageInfo {
+    /// What the unknown is, which sets Newton's starting point and its scale.
+    pub kind: StageKind,
+    /// Rate evaluations made by one call of its residual.
+    pub residual_evals: u32,
+}
+
+/// The dimension of an implicit stage relative to the state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum StageKind {
+    /// A state (`[y]`): Newton starts from `y`; converged when the update is small
+    /// beside the unknown itself, as for `next`.
+    State,
+    /// A rate (`[y]/T`, `k ≔ f(t + γh, y + γh·k)`): Newton starts from `f(t, y)`;
+    /// converged when `h` times the update is small beside the state.
+    Rate,
+    /// Anything else: Newton starts from zero and measures the update beside the unknown.
+    Other,
 }
 
 /// Run settings as declared in the source; [`crate::RunOptions`] overrides them per run.

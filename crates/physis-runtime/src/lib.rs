@@ -93,7 +93,7 @@ pub use ensemble::{
 pub use error::RunError;
 pub use info::{
     AtomInfo, Clause, Cmp, Cond, ConserveInfo, ModelInfo, ObserveInfo, SchemeInfo, Settings,
-    SourceRef, StateInfo, on_edge,
+    SourceRef, StageInfo, StageKind, StateInfo, on_edge,
 };
 pub use lanes::{LaneFactory, LaneKernel, NoLanes};
 pub use matrix::DenseMatrix;

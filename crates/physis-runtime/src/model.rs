@@ -150,6 +150,56 @@ pub trait Model {
         err.fill(0.0);
     }
 
+    /// Residual of implicit stage `stage` ([`crate::SchemeInfo::implicit_stages`]) at the
+    /// unknown `k`, given the stages solved before it in `solved` (stage `j` at
+    /// `j·dim..(j+1)·dim`). The default writes zeros.
+    fn stage_residual(
+        &mut self,
+        stage: usize,
+        args: &StepArgs<'_>,
+        solved: &[f64],
+        k: &[f64],
+        r: &mut [f64],
+    ) {
+        let _ = (stage, args, solved, k);
+        r.fill(0.0);
+    }
+
+    /// The Jacobian `∂r/∂k` of [`Model::stage_residual`], dense row-major. Return `false`
+    /// (the default) to let the driver form it by finite differences.
+    fn stage_jacobian(
+        &mut self,
+        stage: usize,
+        args: &StepArgs<'_>,
+        solved: &[f64],
+        k: &[f64],
+        jac: &mut DenseMatrix,
+    ) -> bool {
+        let _ = (stage, args, solved, k, jac);
+        false
+    }
+
+    /// The Jacobian `∂r/∂k` of [`Model::stage_residual`] in the storage of
+    /// [`Model::jacobian_pattern`]. Return `false` (the default) for finite differences.
+    fn stage_jacobian_sparse(
+        &mut self,
+        stage: usize,
+        args: &StepArgs<'_>,
+        solved: &[f64],
+        k: &[f64],
+        jac: &mut SparseMatrix,
+    ) -> bool {
+        let _ = (stage, args, solved, k, jac);
+        false
+    }
+
+    /// `next` (and `error` when adaptive) from every solved stage, once all are solved.
+    /// The default leaves a non-finite state.
+    fn stage_finish(&mut self, args: &StepArgs<'_>, solved: &[f64], out: StepOut<'_>) {
+        let _ = (args, solved);
+        out.next.fill(f64::NAN);
+    }
+
     /// Jacobian-vector product `out = (∂f/∂y)(t, y)·v` of the rate, for the stability check.
     /// Return `false` (the default) to let the driver use a finite difference.
     fn rate_jvp(&mut self, t: f64, y: &[f64], v: &[f64], out: &mut [f64]) -> bool {

@@ -20,6 +20,44 @@ use crate::model::{JacobianLayout, Model, ResidualForm, StepArgs};
 use crate::sparse::{SparseMatrix, SparsePattern};
 use crate::sparse_lu::SparseLu;
 
+/// The equations one Newton solve zeroes: the residual of `next` of an implicit scheme
+/// ([`Whole`]) or of one implicit stage (`crate::driver::stages`).
+pub(crate) trait System {
+    /// `r(x)`.
+    fn residual(&mut self, x: &[f64], r: &mut [f64]);
+    /// `∂r/∂x` dense; false to fall back to finite differences.
+    fn jacobian(&mut self, x: &[f64], jac: &mut DenseMatrix) -> bool;
+    /// `∂r/∂x` in the model's sparse pattern; false to fall back to finite differences.
+    fn jacobian_sparse(&mut self, x: &[f64], jac: &mut SparseMatrix) -> bool;
+}
+
+/// The residual of `next` of an implicit scheme.
+pub(crate) struct Whole<'m, 'a, M: ?Sized> {
+    pub model: &'m mut M,
+    pub args: &'m StepArgs<'a>,
+}
+
+impl<M: Model + ?Sized> System for Whole<'_, '_, M> {
+    fn residual(&mut self, x: &[f64], r: &mut [f64]) {
+        self.model.residual(self.args, x, r);
+    }
+    fn jacobian(&mut self, x: &[f64], jac: &mut DenseMatrix) -> bool {
+        self.model.residual_jacobian(self.args, x, jac)
+    }
+    fn jacobian_sparse(&mut self, x: &[f64], jac: &mut SparseMatrix) -> bool {
+        self.model.residual_jacobian_sparse(self.args, x, jac)
+    }
+}
+
+/// What an update is measured against when testing convergence.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Scale<'a> {
+    /// `tol·(1 + |x|)` of the iterate itself.
+    Own,
+    /// `tol·(1 + |y|)/h`: the unknown is a rate whose update moves the state by `h` times it.
+    Rate { y: &'a [f64], h: f64 },
+}
+
 /// Iterations per Jacobian before refreshing it.
 const ITER_PER_JACOBIAN: usize = 7;
 /// Jacobian evaluations per solve before giving up.
@@ -123,6 +161,14 @@ enum Linear {
     },
 }
 
+/// How the rate evaluations of a solve are counted.
+pub(crate) struct Cost<'a> {
+    /// Rate evaluations per residual call.
+    pub per_residual: u64,
+    /// The run's counter.
+    pub evals: &'a mut u64,
+}
+
 /// Buffers for a simplified Newton iteration (one Jacobian reused across iterations).
 #[derive(Debug)]
 pub(crate) struct Newton {
@@ -209,31 +255,53 @@ impl Newton {
         per_residual: u64,
         evals: &mut u64,
     ) -> bool {
+        let reuse = matches!(self.lin, Linear::Sparse { .. });
+        let mut sys = Whole { model, args };
+        let cost = Cost {
+            per_residual,
+            evals,
+        };
+        self.solve_system(&mut sys, args.h, next, (tol, Scale::Own), reuse, cost)
+    }
+
+    /// Solves `sys` from the guess in `x` for a step of size `h`. With `reuse`, a kept
+    /// factorisation for this `h` is tried first (then a fresh one from the same guess).
+    pub(crate) fn solve_system<S: System + ?Sized>(
+        &mut self,
+        sys: &mut S,
+        h: f64,
+        x: &mut [f64],
+        (tol, scale): (f64, Scale<'_>),
+        reuse: bool,
+        cost: Cost<'_>,
+    ) -> bool {
+        let Cost {
+            per_residual,
+            evals,
+        } = cost;
         match self.form {
             ResidualForm::Affine | ResidualForm::AffineInStep => {
-                let reuse = self.form == ResidualForm::AffineInStep && self.kept_for(args.h);
-                if !reuse && !self.factor(model, args, next, per_residual, evals) {
+                let reuse = self.form == ResidualForm::AffineInStep && self.kept_for(h);
+                if !reuse && !self.factor(sys, h, x, per_residual, evals) {
                     return false;
                 }
-                return self.linear_step(model, args, next, per_residual, evals);
+                return self.linear_step(sys, x, per_residual, evals);
             }
             _ => {}
         }
-        // A kept sparse factorisation for this step size is tried first.
-        let reuse = matches!(self.lin, Linear::Sparse { .. }) && self.kept_for(args.h);
-        if reuse {
+        if reuse && self.kept_for(h) {
             self.guess.clear();
-            self.guess.extend_from_slice(next);
-            if self.iterate(model, args, next, tol, per_residual, evals) == Some(true) {
+            self.guess.extend_from_slice(x);
+            if self.iterate(sys, x, (tol, scale), per_residual, evals) == Some(true) {
                 return true;
             }
-            next.copy_from_slice(&self.guess);
+            x.copy_from_slice(&self.guess);
         }
         for _ in 0..MAX_JACOBIANS {
-            if !self.factor(model, args, next, per_residual, evals) {
+            if !self.factor(sys, h, x, per_residual, evals) {
                 return false;
             }
-            match self.iterate(model, args, next, tol, per_residual, evals) {
+            match self.iterate(sys, x, (tol, scale), per_residual, evals) {
                 Some(true) => return true,
                 Some(false) => {}
                 None => return false,
@@ -243,10 +311,10 @@ impl Newton {
     }
 
     /// Forms and factorises the Jacobian at `next`.
-    fn factor<M: Model + ?Sized>(
+    fn factor<S: System + ?Sized>(
         &mut self,
-        model: &mut M,
-        args: &StepArgs<'_>,
+        sys: &mut S,
+        h: f64,
         next: &mut [f64],
         per_residual: u64,
         evals: &mut u64,
@@ -265,15 +333,15 @@ impl Newton {
             Linear::Dense { jac, piv, kept } => {
                 *kept = None;
                 // Jacobian at the current iterate: the model's, or finite differences.
-                if !model.residual_jacobian(args, next, jac) {
-                    model.residual(args, next, r);
+                if !sys.jacobian(next, jac) {
+                    sys.residual(next, r);
                     *evals += per_residual;
                     for j in 0..n {
                         let xj = next[j];
                         let dx = f64::EPSILON.sqrt() * xj.abs().max(1.0);
                         next[j] = xj + dx;
                         let dx = next[j] - xj;
-                        model.residual(args, next, r2);
+                        sys.residual(next, r2);
                         *evals += per_residual;
                         next[j] = xj;
                         for i in 0..n {
@@ -284,15 +352,15 @@ impl Newton {
                 pinned.dense(jac);
                 let ok = jac.lu_in_place(piv);
                 if ok {
-                    *kept = Some(args.h);
+                    *kept = Some(h);
                 }
                 ok
             }
             Linear::Sparse { jac, lu, kept } => {
                 *kept = None;
-                if !model.residual_jacobian_sparse(args, next, jac) {
+                if !sys.jacobian_sparse(next, jac) {
                     // Finite differences along each colour's columns at once.
-                    model.residual(args, next, r);
+                    sys.residual(next, r);
                     *evals += per_residual;
                     let scale = next.iter().fold(1.0f64, |m, x| m.max(x.abs()));
                     let eps = f64::EPSILON.sqrt() * scale;
@@ -301,7 +369,7 @@ impl Newton {
                         for ((p, x), s) in probe.iter_mut().zip(next.iter()).zip(seed) {
                             *p = x + eps * s;
                         }
-                        model.residual(args, probe, out);
+                        sys.residual(probe, out);
                         *evals += per_residual;
                         for (o, r0) in out.iter_mut().zip(r.iter()) {
                             *o = (*o - r0) / eps;
@@ -315,7 +383,7 @@ impl Newton {
                 pinned.sparse(jac);
                 let ok = lu.factor(jac);
                 if ok {
-                    *kept = Some(args.h);
+                    *kept = Some(h);
                 }
                 ok
             }
@@ -333,15 +401,14 @@ impl Newton {
 
     /// One Newton update of an affine residual with the current factorisation: the
     /// solution up to rounding. False when it is not finite.
-    fn linear_step<M: Model + ?Sized>(
+    fn linear_step<S: System + ?Sized>(
         &mut self,
-        model: &mut M,
-        args: &StepArgs<'_>,
+        sys: &mut S,
         next: &mut [f64],
         per_residual: u64,
         evals: &mut u64,
     ) -> bool {
-        model.residual(args, next, &mut self.delta);
+        sys.residual(next, &mut self.delta);
         *evals += per_residual;
         for d in self.delta.iter_mut() {
             *d = -*d;
@@ -359,28 +426,30 @@ impl Newton {
     /// converged, `Some(false)` when it contracts too slowly (refresh the Jacobian), `None`
     /// when the iterate is no longer finite or the updates grow (the contraction rate
     /// `‖δₖ‖/‖δₖ₋₁‖` reached [`DIVERGING`]): then the step is cut.
-    fn iterate<M: Model + ?Sized>(
+    fn iterate<S: System + ?Sized>(
         &mut self,
-        model: &mut M,
-        args: &StepArgs<'_>,
+        sys: &mut S,
         next: &mut [f64],
-        tol: f64,
+        (tol, scale): (f64, Scale<'_>),
         per_residual: u64,
         evals: &mut u64,
     ) -> Option<bool> {
         let n = next.len();
         let mut last = f64::INFINITY;
         for _ in 0..ITER_PER_JACOBIAN {
-            model.residual(args, next, &mut self.r);
+            sys.residual(next, &mut self.r);
             *evals += per_residual;
             for (d, r) in self.delta.iter_mut().zip(&self.r) {
                 *d = -r;
             }
             self.solve_delta();
             let mut s = 0.0;
-            for (x, d) in next.iter_mut().zip(&self.delta) {
+            for (i, (x, d)) in next.iter_mut().zip(&self.delta).enumerate() {
                 *x += d;
-                let w = tol * (1.0 + x.abs());
+                let w = match scale {
+                    Scale::Own => tol * (1.0 + x.abs()),
+                    Scale::Rate { y, h } => tol * (1.0 + y[i].abs()) / h,
+                };
                 s += (d / w).powi(2);
             }
             let size = if n == 0 { 0.0 } else { (s / n as f64).sqrt() };

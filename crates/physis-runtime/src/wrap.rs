@@ -78,6 +78,40 @@ impl<W: Wraps> Model for W {
     fn implicit_error(&mut self, args: &StepArgs<'_>, next: &[f64], err: &mut [f64]) {
         self.inner_mut().implicit_error(args, next, err);
     }
+    fn stage_residual(
+        &mut self,
+        stage: usize,
+        args: &StepArgs<'_>,
+        solved: &[f64],
+        k: &[f64],
+        r: &mut [f64],
+    ) {
+        self.inner_mut().stage_residual(stage, args, solved, k, r);
+    }
+    fn stage_jacobian(
+        &mut self,
+        stage: usize,
+        args: &StepArgs<'_>,
+        solved: &[f64],
+        k: &[f64],
+        jac: &mut DenseMatrix,
+    ) -> bool {
+        self.inner_mut().stage_jacobian(stage, args, solved, k, jac)
+    }
+    fn stage_jacobian_sparse(
+        &mut self,
+        stage: usize,
+        args: &StepArgs<'_>,
+        solved: &[f64],
+        k: &[f64],
+        jac: &mut SparseMatrix,
+    ) -> bool {
+        self.inner_mut()
+            .stage_jacobian_sparse(stage, args, solved, k, jac)
+    }
+    fn stage_finish(&mut self, args: &StepArgs<'_>, solved: &[f64], out: StepOut<'_>) {
+        self.inner_mut().stage_finish(args, solved, out);
+    }
     fn rate_jvp(&mut self, t: f64, y: &[f64], v: &[f64], out: &mut [f64]) -> bool {
         self.inner_mut().rate_jvp(t, y, v, out)
     }
@@ -145,6 +179,40 @@ mod tests {
         fn implicit_error(&mut self, _: &StepArgs<'_>, _: &[f64], e: &mut [f64]) {
             e.fill(6.0);
         }
+        fn stage_residual(
+            &mut self,
+            _: usize,
+            _: &StepArgs<'_>,
+            _: &[f64],
+            _: &[f64],
+            r: &mut [f64],
+        ) {
+            r.fill(11.0);
+        }
+        fn stage_jacobian(
+            &mut self,
+            _: usize,
+            _: &StepArgs<'_>,
+            _: &[f64],
+            _: &[f64],
+            j: &mut DenseMatrix,
+        ) -> bool {
+            j.set(0, 0, 12.0);
+            true
+        }
+        fn stage_jacobian_sparse(
+            &mut self,
+            _: usize,
+            _: &StepArgs<'_>,
+            _: &[f64],
+            _: &[f64],
+            _: &mut SparseMatrix,
+        ) -> bool {
+            true
+        }
+        fn stage_finish(&mut self, _: &StepArgs<'_>, _: &[f64], out: StepOut<'_>) {
+            out.next.fill(13.0);
+        }
         fn rate_jvp(&mut self, _: f64, _: &[f64], _: &[f64], out: &mut [f64]) -> bool {
             out.fill(7.0);
             true
@@ -191,6 +259,7 @@ mod tests {
                 residual_evals: 1,
                 fsal: false,
                 dense: false,
+                implicit_stages: Vec::new(),
             },
             settings: Settings::default(),
             integrate: None,
@@ -242,6 +311,19 @@ mod tests {
         assert!(w.residual_jacobian_sparse(&args, &y, &mut sparse));
         w.implicit_error(&args, &y, &mut v);
         check(&mut v, 6.0);
+        w.stage_residual(0, &args, &[], &y, &mut v);
+        check(&mut v, 11.0);
+        assert!(w.stage_jacobian(0, &args, &[], &y, &mut jac));
+        assert_eq!(jac.get(0, 0), 12.0);
+        assert!(w.stage_jacobian_sparse(0, &args, &[], &y, &mut sparse));
+        let out = StepOut {
+            next: &mut v,
+            err: None,
+            f1: None,
+            dense: None,
+        };
+        w.stage_finish(&args, &[], out);
+        check(&mut v, 13.0);
         assert!(w.rate_jvp(0.0, &y, &y, &mut v));
         check(&mut v, 7.0);
         w.margins(0.0, &y, &f, &mut v);

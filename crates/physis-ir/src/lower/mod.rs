@@ -468,6 +468,7 @@ fn model_info(
             residual_evals: 0,
             fsal: false,
             dense: false,
+            implicit_stages: Vec::new(),
         },
         settings: Settings {
             t0: 0.0,

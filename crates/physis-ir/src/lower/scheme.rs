@@ -8,6 +8,8 @@ use physis_check::{
 use physis_syntax::{Code, Diagnostic};
 
 use super::LowerError;
+use physis_runtime::StageKind;
+
 use crate::ir::{BinOp, UnOp};
 use crate::scheme::{Role, SBinding, SExpr, SchemeDef};
 
@@ -36,13 +38,22 @@ pub fn scheme_def(s: &CheckedScheme) -> Result<SchemeDef, LowerError> {
             scheme: s,
             bound: &bound,
             next: out.next,
+            current: (step.target, pos),
         };
         let value = cx.expr(&step.expr)?;
         let name = s.locals.get(step.target.0).cloned().unwrap_or_default();
+        let kind = if step.expr.dim == physis_check::scheme::Y {
+            StageKind::State
+        } else if physis_check::scheme::is_rate(step.expr.dim) {
+            StageKind::Rate
+        } else {
+            StageKind::Other
+        };
         def.bindings.push(SBinding {
             name,
             role: role(step.target),
             value,
+            kind,
         });
         if let Some(slot) = bound.get_mut(step.target.0) {
             *slot = Some(pos);
@@ -93,6 +104,8 @@ struct Cx<'a> {
     scheme: &'a CheckedScheme,
     bound: &'a [Option<usize>],
     next: Option<LocalId>,
+    /// The binding being lowered and its position: reading itself makes it implicit.
+    current: (LocalId, usize),
 }
 
 impl Cx<'_> {
@@ -112,6 +125,7 @@ impl Cx<'_> {
             ExprKind::Local(id) => match self.bound.get(id.0).copied().flatten() {
                 Some(pos) => SExpr::Var(pos),
                 None if Some(*id) == self.next => SExpr::Next,
+                None if *id == self.current.0 => SExpr::Var(self.current.1),
                 None => {
                     return Err(LowerError::NotYetSupported {
                         feature: "a scheme output other than `next` read before its binding",

@@ -54,6 +54,7 @@ pub fn info(
             residual_evals: 0,
             fsal: false,
             dense: false,
+            implicit_stages: Vec::new(),
         },
         settings: Settings {
             tolerance,

@@ -54,13 +54,27 @@ impl<M: Model> Simulation<M> {
             q,
             dw,
             newton,
+            stages,
             stats,
             cfg,
             ..
         } = self;
         let sch = &info.scheme;
         let args = StepArgs { t, h, y, f0: f, dw };
-        if let Some(newton) = newton {
+        if let (Some(newton), Some(stages)) = (newton.as_mut(), stages) {
+            let (tol, evals) = (cfg.tolerance, &mut stats.evaluations);
+            if !stages.solve(model, newton, &args, &sch.implicit_stages, tol, evals) {
+                return Attempt::NewtonFailed;
+            }
+            let out = StepOut {
+                next: ynew,
+                err: sch.adaptive.then_some(&mut err[..]),
+                f1: None,
+                dense: None,
+            };
+            model.stage_finish(&args, &stages.solved, out);
+            stats.evaluations += u64::from(sch.stages);
+        } else if let Some(newton) = newton {
             // Newton starts from the current state: an explicit predictor `y + h·f` is far
             // off on a stiff problem at a large step and can lead to a non-physical root.
             ynew.copy_from_slice(y);
@@ -469,6 +483,7 @@ mod tests {
                     residual_evals: 0,
                     fsal: false,
                     dense: false,
+                    implicit_stages: Vec::new(),
                 },
                 settings: Settings {
                     step: Some(0.01),

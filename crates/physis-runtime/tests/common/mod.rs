@@ -37,6 +37,7 @@ pub fn scheme_info(s: Scheme) -> SchemeInfo {
         residual_evals: 0,
         fsal: false,
         dense: false,
+        implicit_stages: Vec::new(),
     };
     match s {
         Scheme::Euler => SchemeInfo {

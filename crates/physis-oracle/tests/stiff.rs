@@ -1,0 +1,142 @@
+//! Implicit stages and the adaptive L-stable scheme, against independent truths: SDIRK
+//! schemes written in a `.hph` file measure their orders on a closed form, and `esdirk43`
+//! meets the SciPy Radau references of Robertson and Van der Pol μ = 1000 (the values of
+//! issue 20, from SciPy's `solve_ivp(method="Radau", rtol=1e-12, atol=1e-14)`).
+
+use physis_oracle::front::run_text;
+use physis_runtime::{ReasonKind, RunOptions};
+
+const SDIRK: &str = include_str!("stiff_models/sdirk.hph");
+const ROBERTSON: &str = include_str!("stiff_models/robertson.hph");
+const VAN_DER_POL: &str = include_str!("stiff_models/van_der_pol.hph");
+const RICCATI: &str = include_str!("stiff_models/riccati.hph");
+
+/// `text` with every `(placeholder, value)` replaced.
+fn fill(text: &str, subs: &[(&str, &str)]) -> String {
+    subs.iter()
+        .fold(text.to_string(), |t, (k, v)| t.replace(k, v))
+}
+
+/// The end state of `text`'s run, which must end on its stop clause.
+fn end_state(text: &str) -> (Vec<f64>, u64) {
+    let out = run_text(text, None, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.end.reason.kind,
+        ReasonKind::When,
+        "{:?}",
+        out.end.reason
+    );
+    (out.end.observe, out.end.stats.steps)
+}
+
+/// Prothero–Robinson `y' = λ·(y − cos t) − sin t` from `y₀ = 2`: `y(1) = cos 1 + e^λ`.
+fn prothero_error(scheme: &str, steps: u32) -> f64 {
+    let text = fill(
+        SDIRK,
+        &[
+            ("SCHEME", scheme),
+            ("STEP", &format!("{} s", 1.0 / f64::from(steps))),
+        ],
+    );
+    let (end, _) = end_state(&text);
+    (end[0] - (1f64.cos() + (-2f64).exp())).abs()
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the measured orders are the figures reported
+fn user_written_sdirk_schemes_measure_their_orders() {
+    for (scheme, order) in [("sdirk2", 2.0), ("sdirk3", 3.0)] {
+        let e: Vec<f64> = [8, 16, 32]
+            .iter()
+            .map(|&n| prothero_error(scheme, n))
+            .collect();
+        let measured = [(e[0] / e[1]).log2(), (e[1] / e[2]).log2()];
+        eprintln!("{scheme}: errors {e:?}, orders {measured:.3?}");
+        assert!(
+            measured.iter().all(|p| (p - order).abs() < 0.2),
+            "{scheme}: measured {measured:?}, stated {order}"
+        );
+    }
+}
+
+/// `|y(1) − tan 1|` of the Riccati equation under `scheme` at steps of exactly `h`: an
+/// adaptive scheme is held to `h` by a first and largest step of `h` and a tolerance its
+/// error estimate stays below (not looser: Newton converges to a hundredth of it).
+fn riccati_error(scheme: &str, h: f64) -> f64 {
+    let text = fill(
+        RICCATI,
+        &[("SCHEME", scheme), ("SETTINGS", "tolerance 1e-4")],
+    );
+    let options = RunOptions {
+        step: Some(h),
+        max_step: Some(h),
+        ..RunOptions::default()
+    };
+    let out = run_text(&text, None, &options).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.end.reason.kind,
+        ReasonKind::When,
+        "{:?}",
+        out.end.reason
+    );
+    let steps = (1.0 / h).round() as u64;
+    assert_eq!(out.end.stats.steps, steps, "{scheme}: not held to h = {h}");
+    assert_eq!(out.end.stats.rejections, 0, "{scheme}: a step was rejected");
+    (out.end.observe[0] - 1f64.tan()).abs()
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the measured orders are the figures reported
+fn esdirk43_measures_order_four_on_a_nonlinear_closed_form() {
+    let e: Vec<f64> = [8.0, 16.0, 32.0]
+        .iter()
+        .map(|n| riccati_error("esdirk43", 1.0 / n))
+        .collect();
+    let measured = [(e[0] / e[1]).log2(), (e[1] / e[2]).log2()];
+    eprintln!("esdirk43 on tan t: errors {e:?}, orders {measured:?}");
+    assert!(
+        measured.iter().all(|p| (p - 4.0).abs() < 0.3),
+        "measured {measured:?}"
+    );
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the figures reported
+fn esdirk43_meets_the_robertson_reference_at_1e11_seconds() {
+    let reference = [
+        2.083340149700341e-08,
+        8.333360770330962e-14,
+        0.9999999791665161,
+    ];
+    // One tolerance is both relative and absolute: y₁ ≈ 2e-8 at the end, so 1e-4 of it
+    // asks for ~2e-12 absolute along the whole run.
+    let text = fill(ROBERTSON, &[("SCHEME", "esdirk43"), ("TOL", "1e-13")]);
+    let (end, steps) = end_state(&text);
+    let rel = |i: usize| ((end[i] - reference[i]) / reference[i]).abs();
+    eprintln!(
+        "robertson: {end:?} in {steps} steps; relative errors y1 {:.2e}, y3 {:.2e}, \
+         absolute y2 {:.2e}",
+        rel(0),
+        rel(2),
+        (end[1] - reference[1]).abs()
+    );
+    assert!(rel(0) < 1e-4 && rel(2) < 1e-4, "{end:?}");
+    assert!(
+        (end[1] - reference[1]).abs() < 1e-4 * reference[0],
+        "{end:?}"
+    );
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the figures reported
+fn esdirk43_meets_the_van_der_pol_reference_at_mu_1000() {
+    let reference = [-1.5106069367598358, 0.001178380000699393];
+    let text = fill(VAN_DER_POL, &[("SCHEME", "esdirk43"), ("TOL", "1e-8")]);
+    let (end, steps) = end_state(&text);
+    let err = [
+        (end[0] - reference[0]).abs() / reference[0].abs(),
+        (end[1] - reference[1]).abs() / reference[1].abs(),
+    ];
+    eprintln!("van der pol: {end:?} in {steps} steps; relative errors {err:?}");
+    assert!(err.iter().all(|e| *e < 1e-4), "{end:?}");
+}

@@ -1,0 +1,116 @@
+//! A scheme with implicit stages: each stage that reads itself is solved by Newton in turn
+//! (simplified Newton: the first stage's factorisation is reused by the later stages of
+//! the same step while it still converges), then the model computes `next` and `error`
+//! from the solved stages.
+
+use crate::info::{StageInfo, StageKind};
+use crate::matrix::DenseMatrix;
+use crate::model::{Model, StepArgs};
+use crate::newton::{Cost, Newton, Scale, System};
+use crate::sparse::SparseMatrix;
+
+/// The residual of one implicit stage, given the stages solved before it.
+struct Stage<'m, 'a, M: ?Sized> {
+    model: &'m mut M,
+    args: &'m StepArgs<'a>,
+    stage: usize,
+    solved: &'m [f64],
+}
+
+impl<M: Model + ?Sized> System for Stage<'_, '_, M> {
+    fn residual(&mut self, x: &[f64], r: &mut [f64]) {
+        self.model
+            .stage_residual(self.stage, self.args, self.solved, x, r);
+    }
+    fn jacobian(&mut self, x: &[f64], jac: &mut DenseMatrix) -> bool {
+        self.model
+            .stage_jacobian(self.stage, self.args, self.solved, x, jac)
+    }
+    fn jacobian_sparse(&mut self, x: &[f64], jac: &mut SparseMatrix) -> bool {
+        self.model
+            .stage_jacobian_sparse(self.stage, self.args, self.solved, x, jac)
+    }
+}
+
+/// The solved stages of the current step, one state-sized block each.
+#[derive(Debug)]
+pub(crate) struct Stages {
+    /// Stage `j` at `j·n..(j+1)·n`.
+    pub solved: Vec<f64>,
+    n: usize,
+}
+
+impl Stages {
+    /// Room for `count` stages of a state of `n` slots.
+    pub fn new(count: usize, n: usize) -> Self {
+        Self {
+            solved: vec![0.0; count * n],
+            n,
+        }
+    }
+
+    /// Solves every stage of the step `args` in order. False when one does not converge
+    /// (the driver then cuts the step).
+    pub fn solve<M: Model + ?Sized>(
+        &mut self,
+        model: &mut M,
+        newton: &mut Newton,
+        args: &StepArgs<'_>,
+        stages: &[StageInfo],
+        tol: f64,
+        evals: &mut u64,
+    ) -> bool {
+        let n = self.n;
+        for (j, st) in stages.iter().enumerate() {
+            let (done, rest) = self.solved.split_at_mut(j * n);
+            let Some(k) = rest.get_mut(..n) else {
+                return false;
+            };
+            // The safeguarded predictor: the last solved stage of the same kind (an SDIRK's
+            // stages are rates at nearby times), else what the stage is at h = 0.
+            let prev = (0..j).rev().find(|&i| stages[i].kind == st.kind);
+            let base = |k: &mut [f64]| match st.kind {
+                StageKind::State => k.copy_from_slice(args.y),
+                StageKind::Rate => k.copy_from_slice(args.f0),
+                _ => k.fill(0.0),
+            };
+            match prev {
+                Some(i) => k.copy_from_slice(&done[i * n..(i + 1) * n]),
+                None => base(k),
+            }
+            let scale = match st.kind {
+                StageKind::Rate => Scale::Rate {
+                    y: args.y,
+                    h: args.h,
+                },
+                _ => Scale::Own,
+            };
+            let per = u64::from(st.residual_evals);
+            let mut sys = Stage {
+                model: &mut *model,
+                args,
+                stage: j,
+                solved: done,
+            };
+            let cost = Cost {
+                per_residual: per,
+                evals: &mut *evals,
+            };
+            // Later stages of the step try the factorisation the first one formed.
+            let mut ok = newton.solve_system(&mut sys, args.h, k, (tol, scale), j > 0, cost);
+            if !ok && prev.is_some() {
+                // The predictor led Newton astray: start again from the plain one.
+                base(k);
+                let cost = Cost {
+                    per_residual: per,
+                    evals: &mut *evals,
+                };
+                ok = newton.solve_system(&mut sys, args.h, k, (tol, scale), false, cost);
+            }
+            if !ok || !k.iter().all(|v| v.is_finite()) {
+                return false;
+            }
+        }
+        true
+    }
+}
