@@ -26,8 +26,8 @@ use crate::options::{DEFAULT_LIMIT, RunOptions};
 use crate::reason::{Cause, Reason, ReasonKind};
 use crate::sample::{RunEnd, Sample, SampleKind, SampleSink, Stats};
 use crate::tolerance::Tolerances;
-use stiffness::Watch;
 use stages::Stages;
+use stiffness::Watch;
 
 /// Settings in force for one run (declared settings with the run's overrides applied).
 #[derive(Debug, Clone, PartialEq)]

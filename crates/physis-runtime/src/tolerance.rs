@@ -132,6 +132,7 @@ mod tests {
                 residual_evals: 0,
                 fsal: true,
                 dense: false,
+                implicit_stages: Vec::new(),
             },
             settings: Settings {
                 absolute,
