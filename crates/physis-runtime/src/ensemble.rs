@@ -308,9 +308,14 @@ where
             }
             Ok(result::assemble(info, members, &self.quantiles, grid))
         };
+        let units = if self.width > 0 {
+            total.div_ceil(self.width)
+        } else {
+            total
+        };
         match self.threads {
             None => work(),
-            Some(n) => pool(n)?.install(work),
+            Some(n) => pool(pool_width(n, units))?.install(work),
         }
     }
 
@@ -490,6 +495,14 @@ where
     }
 }
 
+/// The threads to start when `asked` are asked for `units` of work (members, or lockstep
+/// batches of them): never more than the units, since the rest would only sit idle and each
+/// costs a stack (1,024 threads for 4 members failed under a memory cap); results do not
+/// depend on the count.
+fn pool_width(asked: usize, units: usize) -> usize {
+    asked.min(units).max(1)
+}
+
 /// The worker pool of `n` threads, built on first use and kept for the process: a
 /// pool's threads, and the memory their allocator has gathered, serve every later run of
 /// that width instead of being started and handed back to the system each time.
@@ -545,5 +558,18 @@ impl<M: Model> Member<M> {
             end,
         };
         (self.sink.finish(result, self.on_grid), self.sim)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pool_width;
+
+    #[test]
+    fn a_pool_is_never_wider_than_its_work() {
+        assert_eq!(pool_width(1024, 4), 4);
+        assert_eq!(pool_width(1_000_000, 3), 3);
+        assert_eq!(pool_width(2, 120), 2);
+        assert_eq!(pool_width(8, 0), 1);
     }
 }

@@ -330,3 +330,14 @@ fn bad_ensembles_are_typed_errors() {
         Err(SweepError::Duplicate { .. })
     ));
 }
+
+/// More threads than members (the fuzz campaign's `--ensemble 4 --threads 1024` failed under
+/// a memory cap) run with the same bits as one thread; the pool is capped at the members
+/// (`ensemble::tests::a_pool_is_never_wider_than_its_work`).
+#[test]
+fn more_threads_than_members_start_only_one_per_member() {
+    let ens = |threads| Ensemble::new(ou, 3).seed(9).threads(threads);
+    let one = ens(1).run().expect("runs");
+    let many = ens(1024).run().expect("1,024 threads capped at three");
+    assert_eq!(bits(&one), bits(&many));
+}
