@@ -172,21 +172,7 @@ fn items<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, ProtocolError> 
 
 /// Reads a world: at most `max_particles`, counted before any element is read.
 pub fn world(v: &Value, path: &str, l: &Limits) -> Result<World, ProtocolError> {
-    let list = items(v, path)?;
-    if list.len() > l.max_particles {
-        return Err(ProtocolError::physics_at(
-            path,
-            PhysicsError::TooManyParticles {
-                count: list.len(),
-                limit: l.max_particles,
-            },
-        ));
-    }
-    let particles = list
-        .iter()
-        .enumerate()
-        .map(|(i, p)| particle(p, &format!("{path}[{i}]"), l))
-        .collect::<Result<Vec<_>, _>>()?;
+    let particles = within_particle_limit(items(v, path)?, path, l, particle)?;
     World::new(particles).map_err(|e| ProtocolError::physics_at(path, e))
 }
 
@@ -220,6 +206,18 @@ fn spheres_within_particle_limit(
     path: &str,
     l: &Limits,
 ) -> Result<SphereWorld, ProtocolError> {
+    let spheres = within_particle_limit(list, path, l, sphere)?;
+    SphereWorld::new(spheres).map_err(|e| ProtocolError::physics_at(path, e))
+}
+
+/// Reads every element of `list` with `read` (each at its own path), after checking the
+/// count against the particle limit so an oversized list is refused before any is read.
+fn within_particle_limit<T>(
+    list: &[Value],
+    path: &str,
+    l: &Limits,
+    read: impl Fn(&Value, &str, &Limits) -> Result<T, ProtocolError>,
+) -> Result<Vec<T>, ProtocolError> {
     if list.len() > l.max_particles {
         return Err(ProtocolError::physics_at(
             path,
@@ -229,12 +227,10 @@ fn spheres_within_particle_limit(
             },
         ));
     }
-    let spheres = list
-        .iter()
+    list.iter()
         .enumerate()
-        .map(|(i, s)| sphere(s, &format!("{path}[{i}]"), l))
-        .collect::<Result<Vec<_>, _>>()?;
-    SphereWorld::new(spheres).map_err(|e| ProtocolError::physics_at(path, e))
+        .map(|(i, x)| read(x, &format!("{path}[{i}]"), l))
+        .collect()
 }
 
 /// Reads a list of force models.

@@ -394,6 +394,40 @@ impl At {
     }
 }
 
+/// Statements filling `jac` (a `DenseMatrix` in scope, `false` returned when a value is not
+/// finite): from the dense Jacobian function when the IR has one, else column by column
+/// from the Jacobian-vector product at unit seeds.
+pub(crate) fn jacobian_fill(
+    dense: Option<(proc_macro2::Ident, Inputs)>,
+    jvp: (proc_macro2::Ident, Inputs),
+    at: &At,
+    dim: usize,
+    nw: usize,
+) -> TokenStream {
+    let bail = quote!(return false;);
+    match dense {
+        Some((name, inputs)) => {
+            let c = invoke(&name, inputs, at, dim, nw, &bail);
+            quote! {
+                let v = #c;
+                for (x, s) in jac.as_mut_slice().iter_mut().zip(v) { *x = s; }
+            }
+        }
+        None => {
+            let d = usize_lit(dim);
+            let c = invoke(&jvp.0, jvp.1, at, dim, nw, &bail);
+            quote! {
+                for c in 0..#d {
+                    let mut seed = [0.0f64; #d];
+                    seed[c] = 1.0;
+                    let seed = &seed[..];
+                    let col = #c;
+                    for (i, x) in col.iter().enumerate() { jac.set(i, c, *x); }
+                }
+            }
+        }
+    }
+}
 /// `{ convert each slice to an array (or run `fail`); self.name(args) }`.
 pub(crate) fn invoke(
     name: &Ident,
@@ -532,42 +566,16 @@ fn implicit(
         nw,
         &quote!(r.fill(f64::NAN); return;),
     );
-    let jac_body = match jac {
-        Some(j) => {
-            let c = invoke(
-                &format_ident!("jacobian_at"),
-                j,
-                &at,
-                dim,
-                nw,
-                &quote!(return false;),
-            );
-            quote! {
-                let v = #c;
-                for (x, s) in jac.as_mut_slice().iter_mut().zip(v) { *x = s; }
-                true
-            }
-        }
-        None => {
-            let c = invoke(
-                &format_ident!("residual_jvp_at"),
-                jvp,
-                &at,
-                dim,
-                nw,
-                &quote!(return false;),
-            );
-            quote! {
-                for c in 0..#d {
-                    let mut seed = [0.0f64; #d];
-                    seed[c] = 1.0;
-                    let seed = &seed[..];
-                    let col = #c;
-                    for (i, x) in col.iter().enumerate() { jac.set(i, c, *x); }
-                }
-                true
-            }
-        }
+    let jac_fill = jacobian_fill(
+        jac.map(|j| (format_ident!("jacobian_at"), j)),
+        (format_ident!("residual_jvp_at"), jvp),
+        &at,
+        dim,
+        nw,
+    );
+    let jac_body = quote! {
+        #jac_fill
+        true
     };
     let err_body = match err {
         Some(e) => {

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::func::Inputs;
-use crate::model::{At, invoke};
+use crate::model::{At, invoke, jacobian_fill};
 use crate::names::usize_lit;
 
 /// The inputs of one stage's generated functions.
@@ -48,41 +48,14 @@ pub(crate) fn staged(
         })
     });
     let jac_arms = stages.iter().enumerate().map(|(j, st)| {
-        let body = match st.jac {
-            Some(ji) => {
-                let c = invoke(
-                    &format_ident!("stage{}_jacobian_at", j),
-                    ji,
-                    &at,
-                    dim,
-                    nw,
-                    &quote!(return false;),
-                );
-                quote! {
-                    let v = #c;
-                    for (x, s) in jac.as_mut_slice().iter_mut().zip(v) { *x = s; }
-                }
-            }
-            None => {
-                let c = invoke(
-                    &format_ident!("stage{}_jvp_at", j),
-                    st.jv,
-                    &at,
-                    dim,
-                    nw,
-                    &quote!(return false;),
-                );
-                quote! {
-                    for c in 0..#d {
-                        let mut seed = [0.0f64; #d];
-                        seed[c] = 1.0;
-                        let seed = &seed[..];
-                        let col = #c;
-                        for (i, x) in col.iter().enumerate() { jac.set(i, c, *x); }
-                    }
-                }
-            }
-        };
+        let body = jacobian_fill(
+            st.jac
+                .map(|ji| (format_ident!("stage{}_jacobian_at", j), ji)),
+            (format_ident!("stage{}_jvp_at", j), st.jv),
+            &at,
+            dim,
+            nw,
+        );
         let j = usize_lit(j);
         quote!(#j => { #body })
     });
