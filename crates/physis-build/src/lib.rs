@@ -53,13 +53,16 @@ pub enum BuildError {
 impl std::fmt::Debug for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{self}")?;
-        if let BuildError::Model(EmitError::Check { file, errors, .. }) = self {
-            let s = if *errors == 1 { "" } else { "s" };
-            write!(
-                f,
-                "\nerror: could not compile {file} due to {errors} error{s}"
-            )?;
-        }
+        let (file, errors) = match self {
+            BuildError::Model(EmitError::Check { file, errors, .. }) => (file, *errors),
+            BuildError::Model(EmitError::Lower { file, .. }) => (file, 1),
+            _ => return Ok(()),
+        };
+        let s = if errors == 1 { "" } else { "s" };
+        write!(
+            f,
+            "\nerror: could not compile {file} due to {errors} error{s}"
+        )?;
         Ok(())
     }
 }

@@ -125,6 +125,51 @@ fn a_model_error_fails_with_the_diagnostics_of_physis_check() {
     assert!(!tmp.path().join("models.rs").exists());
 }
 
+/// 1,200 coordinates in a lagrangian: it checks, and lowering refuses it before work
+/// (PH0121, a derivation past its limit).
+fn past_the_derivation_limit() -> String {
+    let list = |v: &str| vec![v; 150].join(", ");
+    let mut text =
+        String::from("simulate Chain {\n  param m : Mass = 1 kg\n  param c : Stiffness = 1 N/m\n");
+    for i in 0..8 {
+        text += &format!("  state q{i} : Length[150] = [{}]\n", list("0 m"));
+        text += &format!("  state q{i}' : Velocity[150] = [{}]\n", list("1 m/s"));
+    }
+    let sum = |f: &dyn Fn(usize) -> String| (0..8).map(f).collect::<Vec<_>>().join(" + ");
+    text += &format!(
+        "  lagrangian ≔ 0.5·m·({}) − 0.5·c·({})\n",
+        sum(&|i| format!("dot(q{i}', q{i}')")),
+        sum(&|i| format!("dot(q{i}, q{i})"))
+    );
+    text + "  integrate rk4 step 1 ms\n  stop when t ≥ 1 ms\n}\n"
+}
+
+#[test]
+fn a_lowering_refusal_is_rendered_as_physis_check_renders_it() {
+    let tmp = TempDir::new("chain");
+    let chain = past_the_derivation_limit();
+    let path = tmp.write("chain.hph", &chain);
+    let err = Builder::new()
+        .folder(tmp.models())
+        .out_dir(tmp.path())
+        .cargo_instructions(false)
+        .compile()
+        .unwrap_err();
+    let shown = format!("{err:?}");
+    // The same front door `physis check` goes through, rendered the same way.
+    let name = path.display().to_string();
+    let checked = physis_ir::front::check_and_lower(chain.as_bytes(), &name);
+    let expected = checked.render(&checked.all_diagnostics());
+    assert!(expected.contains("error[PH0121]"), "{expected}");
+    assert!(shown.starts_with(&expected), "{shown}\n---\n{expected}");
+    assert!(
+        shown.contains("lagrangian ≔"),
+        "the line is quoted: {shown}"
+    );
+    assert!(shown.ends_with("due to 1 error"), "{shown}");
+    assert!(!tmp.path().join("models.rs").exists());
+}
+
 #[test]
 fn an_empty_folder_or_no_out_dir_is_an_error() {
     let tmp = TempDir::new("empty");

@@ -46,15 +46,16 @@ pub enum EmitError {
         /// The feature.
         feature: String,
     },
-    /// Lowering to IR failed for another reason.
-    #[error("{file}: simulation `{model}` could not be lowered: {problem}")]
+    /// Lowering to IR refused the model: `rendered` is its diagnostic (PH0121, PH0122 or
+    /// the symbolic layer's code) as `physis check` prints it.
+    #[error("{rendered}")]
     Lower {
         /// The file.
         file: String,
         /// The simulation.
         model: String,
-        /// What went wrong.
-        problem: String,
+        /// The diagnostic, rendered like rustc.
+        rendered: String,
     },
     /// The generator could not emit the model.
     #[error("{file}: simulation `{model}`: {source}")]

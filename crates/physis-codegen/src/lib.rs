@@ -39,7 +39,8 @@ mod staged;
 pub use error::{EmitError, GenError};
 
 use physis_check::CheckedModel;
-use physis_ir::{IrModel, LowerError, lower_with_source};
+use physis_ir::front::Refused;
+use physis_ir::{IrModel, LowerError};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -102,46 +103,49 @@ pub fn generate(files: &[SourceFile<'_>], options: &Options) -> Result<Generated
     let mut skipped = Vec::new();
     let mut warnings = Vec::new();
     for file in files {
-        let checked = physis_check::check_source(file.text);
-        let rendered =
-            physis_syntax::render::render_text(&checked.diagnostics, file.name, file.text);
+        let mut checked = physis_ir::front::check(file.text.to_string(), file.name);
         if checked.has_errors() {
-            let errors = checked.diagnostics.iter().filter(|d| d.is_error()).count();
             return Err(EmitError::Check {
                 file: file.name.to_string(),
-                rendered,
-                errors,
+                rendered: checked.rendered(),
+                errors: checked.error_count(),
             });
         }
         if !checked.diagnostics.is_empty() {
-            warnings.push(rendered);
+            warnings.push(checked.rendered());
         }
-        for m in &checked.program.models {
-            let ir = match lower_with_source(m, file.text) {
+        for index in 0..checked.program.models.len() {
+            let ir = match checked.take(index) {
                 Ok(ir) => ir,
-                Err(LowerError::NotYetSupported { feature }) if options.skip_unsupported => {
-                    skipped.push(Skipped {
-                        file: file.name.to_string(),
-                        model: m.name.clone(),
-                        feature: feature.to_string(),
-                    });
-                    continue;
-                }
-                Err(LowerError::NotYetSupported { feature }) => {
+                Err(Refused {
+                    error: LowerError::NotYetSupported { feature },
+                    ..
+                }) => {
+                    let (file, model) = (file.name.to_string(), checked.model(index).name.clone());
+                    let feature = feature.to_string();
+                    if options.skip_unsupported {
+                        skipped.push(Skipped {
+                            file,
+                            model,
+                            feature,
+                        });
+                        continue;
+                    }
                     return Err(EmitError::NotYetSupported {
-                        file: file.name.to_string(),
-                        model: m.name.clone(),
-                        feature: feature.to_string(),
+                        file,
+                        model,
+                        feature,
                     });
                 }
-                Err(e) => {
+                Err(refused) => {
                     return Err(EmitError::Lower {
                         file: file.name.to_string(),
-                        model: m.name.clone(),
-                        problem: e.to_string(),
+                        model: checked.model(index).name.clone(),
+                        rendered: refused.rendered,
                     });
                 }
             };
+            let m = checked.model(index);
             let plan = plan::Plan::new(m, &ir, file.text, file.name);
             let ty = plan.ty.to_string();
             if let Some((_, first)) = models.iter().find(|(n, _)| *n == ty) {

@@ -28,6 +28,7 @@ pub mod derive;
 mod drift;
 pub mod error;
 pub mod eval;
+pub mod front;
 pub mod interp;
 pub mod ir;
 mod lane_code;

@@ -1,9 +1,8 @@
-//! A model's text through the public front door, as `physis run` takes it: check, pick the
-//! one simulation, lower, bind the params (defaults or a named run), run.
+//! A model's text through the front door `physis run` uses (`physis_ir::front`): check, pick
+//! the one simulation, lower, bind the params (defaults or a named run), run.
 
 use physis_ir::TapeModel;
 use physis_runtime::{Collect, OwnedSample, RunEnd, RunOptions};
-use physis_syntax::render::render_text;
 
 /// What stopped a model's text before or during its run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,19 +70,18 @@ pub fn run_text(
     scenario: Option<&str>,
     options: &RunOptions,
 ) -> Result<Outcome, FrontError> {
-    let checked = physis_check::check_source(text);
+    let mut checked = physis_ir::front::check(text.to_string(), "generated.hph");
     if checked.has_errors() {
         return Err(FrontError::Check {
-            diagnostics: render_text(&checked.diagnostics, "generated.hph", text),
+            diagnostics: checked.rendered(),
         });
     }
-    let [model] = checked.program.models.as_slice() else {
-        return Err(FrontError::Simulations {
-            count: checked.program.models.len(),
-        });
-    };
-    let ir = physis_ir::lower_with_source(model, text).map_err(|e| FrontError::Lower {
-        message: e.to_string(),
+    let count = checked.program.models.len();
+    let index = checked
+        .select(None)
+        .map_err(|_| FrontError::Simulations { count })?;
+    let ir = checked.take(index).map_err(|refused| FrontError::Lower {
+        message: refused.rendered,
     })?;
     let params = match scenario {
         Some(name) => ir.run_params(name).ok_or_else(|| FrontError::Scenario {

@@ -1,6 +1,6 @@
 //! `physis check FILE...`: diagnostics like rustc on stderr, or JSON on stdout.
 
-use physis_syntax::render::{JsonDiagnostic, json_records, render_text};
+use physis_syntax::render::{JsonDiagnostic, json_records};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -37,30 +37,15 @@ pub fn run(args: &Args) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let (source, not_utf8) = physis_syntax::decode_source(&bytes);
-        let mut checked = physis_check::check_source(&source);
-        if let Some(d) = not_utf8 {
-            checked.diagnostics = vec![d];
-        } else if !checked.has_errors() {
-            // What only lowering can see (a velocity L never reads, a derived acceleration
-            // that reads velocities under verlet, a derivative the rules cannot take, a
-            // derivation past its size limit, a construct not built yet) is a model error
-            // too, so `check` reports it with its code as `run` would. A model with a grid
-            // is not lowered, since lowering builds every node's arrays: what lowering
-            // refuses on a grid the checker refuses itself (PH0120), so checking costs
-            // nothing per node.
-            for model in checked.program.models.iter().filter(|m| m.grid.is_none()) {
-                if let Err(e) = physis_ir::lower_with_source(model, &source) {
-                    checked.diagnostics.push(e.to_diagnostic(model));
-                }
-            }
-        }
-        failed |= checked.has_errors();
+        // What only lowering can see is a model error too, reported as `run` would.
+        let checked = physis_ir::front::check_and_lower(&bytes, &name);
+        let diagnostics = checked.all_diagnostics();
+        failed |= physis_syntax::has_errors(&diagnostics);
         match args.format {
-            Format::Text => eprint!("{}", render_text(&checked.diagnostics, &name, &source)),
+            Format::Text => eprint!("{}", checked.render(&diagnostics)),
             Format::Json => {
                 let file = several.then_some(name.as_str());
-                records.extend(json_records(&checked.diagnostics, file, &source));
+                records.extend(json_records(&diagnostics, file, &checked.source));
             }
         }
     }

@@ -4,7 +4,7 @@
 use physis_check::CheckedModel;
 use physis_runtime::ModelInfo;
 
-use super::prepare::Failure;
+use super::Failure;
 
 /// Where a column's values come from in a sample.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,10 +39,6 @@ impl ColumnSpec {
             Source::Slot(i) => state.get(i).copied().unwrap_or(f64::NAN),
         }
     }
-}
-
-fn usage(message: String) -> Failure {
-    Failure { message, code: 2 }
 }
 
 /// Unit and quantity of the checked state named `name`.
@@ -102,16 +98,15 @@ pub fn resolve(
     }
     let (base, index) = match key.strip_suffix(']').and_then(|k| k.split_once('[')) {
         Some((b, i)) => {
-            let i = i
-                .trim()
-                .parse::<usize>()
-                .map_err(|_| usage(format!("error: `{name}`: the index must be a whole number")))?;
+            let i = i.trim().parse::<usize>().map_err(|_| {
+                Failure::usage(format!("error: `{name}`: the index must be a whole number"))
+            })?;
             (b.trim().to_string(), Some(i))
         }
         None => (key.clone(), None),
     };
     let unknown = || {
-        usage(format!(
+        Failure::usage(format!(
             "error: `{}` has no column `{name}`; it has: {}",
             info.name,
             choices(info)
@@ -126,7 +121,7 @@ pub fn resolve(
         .iter()
         .any(|f| physis_syntax::lexer::normalize_name(f) == base)
     {
-        return Err(usage(format!(
+        return Err(Failure::usage(format!(
             "error: `{}` is a field; plot it with --field {}",
             state.name, state.name
         )));
@@ -144,7 +139,7 @@ pub fn resolve(
             .map(|k| column(k, format!("{}[{k}]", state.name)))
             .collect()),
         (Some(k), n) if k < n => Ok(vec![column(k, format!("{}[{k}]", state.name))]),
-        (Some(k), n) => Err(usage(format!(
+        (Some(k), n) => Err(Failure::usage(format!(
             "error: `{}` has {n} component(s); index {k} is out of range",
             state.name
         ))),

@@ -4,7 +4,6 @@
 
 use physis_ir::lower::{Derivation, derive_motion};
 use physis_symbolic::{Acceleration, DerivedMotion, Graph, NodeId, Notation, StateComponent};
-use physis_syntax::render::render_text;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,25 +22,15 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> ExitCode {
-    let name = args.file.display().to_string();
-    let source = match super::read_source(&args.file) {
-        Ok(s) => s,
-        Err(e) => {
-            let (message, code) = e.into_parts();
-            eprint!("{message}");
-            return ExitCode::from(code);
-        }
+    let checked = match super::open(&args.file) {
+        Ok(c) => c,
+        Err(failure) => return failure.report(),
     };
-    let checked = physis_check::check_source(&source);
-    if checked.has_errors() {
-        eprint!("{}", render_text(&checked.diagnostics, &name, &source));
-        return ExitCode::FAILURE;
-    }
     let models: Vec<_> = match &args.sim {
-        Some(sim) => match checked.program.model(sim) {
-            Some(m) => vec![m],
-            None => {
-                eprintln!("error: {name} has no simulation `{sim}`");
+        Some(sim) => match checked.select(Some(sim)) {
+            Ok(index) => vec![checked.model(index)],
+            Err(e) => {
+                eprintln!("error: {e}");
                 return ExitCode::from(2);
             }
         },
@@ -65,7 +54,7 @@ pub fn run(args: &Args) -> ExitCode {
                 }
                 None => {
                     failed = true;
-                    eprint!("{}", render_text(&[too_long(m)], &name, &source));
+                    eprint!("{}", checked.render(&[too_long(m)]));
                 }
             },
             Ok(None) => {
@@ -81,7 +70,7 @@ pub fn run(args: &Args) -> ExitCode {
             }
             Err(d) => {
                 failed = true;
-                eprint!("{}", render_text(&[*d], &name, &source));
+                eprint!("{}", checked.render(&[*d]));
             }
         }
     }

@@ -15,11 +15,7 @@ pub fn run(args: &Args) -> ExitCode {
     let name = args.file.display().to_string();
     let source = match super::read_source(&args.file) {
         Ok(s) => s,
-        Err(e) => {
-            let (message, code) = e.into_parts();
-            eprint!("{message}");
-            return ExitCode::from(code);
-        }
+        Err(failure) => return failure.report(),
     };
     match physis_codegen::emit(&source, &name) {
         Ok(code) => {

@@ -10,9 +10,8 @@
 //! prints one JSON object with the statistics of the final values instead; `--members`
 //! adds (or, without a file, prints instead) one row per member.
 
-use super::prepare::{
-    Failure, Prepared, RunArgs, model_error, number_prefix_len, prepare, quantity_scalar,
-};
+use super::Failure;
+use super::prepare::{Prepared, RunArgs, number_prefix_len, prepare, quantity_scalar};
 use super::progress::Progress;
 use physis_ir::{LaneProgram, TapeModel, lanes::WIDTH};
 use physis_runtime::{Ensemble, EnsembleError, EnsembleResult, LaneKernel, ParamSet, Sweep};
@@ -76,8 +75,10 @@ impl EnsembleArgs {
 /// `--ensemble N` (of `run` or `plot`, named by `flag`): at least 1, at most [`MAX_MEMBERS`].
 pub fn check_members(count: Option<usize>, flag: &str) -> Result<(), Failure> {
     match count {
-        Some(0) => Err(usage(format!("error: {flag} needs at least 1 member"))),
-        Some(n) if n > MAX_MEMBERS => Err(usage(format!(
+        Some(0) => Err(Failure::usage(format!(
+            "error: {flag} needs at least 1 member"
+        ))),
+        Some(n) if n > MAX_MEMBERS => Err(Failure::usage(format!(
             "error: {flag} is at most {MAX_MEMBERS} members, not {n}"
         ))),
         _ => Ok(()),
@@ -87,8 +88,8 @@ pub fn check_members(count: Option<usize>, flag: &str) -> Result<(), Failure> {
 /// `--threads K`: 1 ≤ K ≤ [`MAX_THREADS`].
 fn check_threads(threads: Option<usize>) -> Result<(), Failure> {
     match threads {
-        Some(0) => Err(usage("error: --threads needs at least 1 thread")),
-        Some(k) if k > MAX_THREADS => Err(usage(format!(
+        Some(0) => Err(Failure::usage("error: --threads needs at least 1 thread")),
+        Some(k) if k > MAX_THREADS => Err(Failure::usage(format!(
             "error: --threads is at most {MAX_THREADS}, not {k}"
         ))),
         _ => Ok(()),
@@ -105,13 +106,6 @@ pub struct Output<'a> {
     pub file: Option<&'a Path>,
 }
 
-fn usage(message: impl Into<String>) -> Failure {
-    Failure {
-        message: message.into(),
-        code: 2,
-    }
-}
-
 fn io_failed(e: impl std::fmt::Display) -> Failure {
     Failure {
         message: format!("error: {e}"),
@@ -125,7 +119,7 @@ pub fn execute(run: &RunArgs, args: &EnsembleArgs, output: &Output<'_>) -> Resul
         "csv" => false,
         "json" => true,
         other => {
-            return Err(usage(format!(
+            return Err(Failure::usage(format!(
                 "error: an ensemble writes csv or json, not --format {other}"
             )));
         }
@@ -136,7 +130,7 @@ pub fn execute(run: &RunArgs, args: &EnsembleArgs, output: &Output<'_>) -> Resul
     let sweep = parse_sweep(&prepared, run, &args.sweep)?;
     let members = sweep.len() as u128 * per_set as u128;
     if members > MAX_MEMBERS as u128 {
-        return Err(usage(format!(
+        return Err(Failure::usage(format!(
             "error: {members} members ({} parameter sets × {per_set}) are more than the \
              {MAX_MEMBERS} one command may run",
             sweep.len()
@@ -159,7 +153,7 @@ pub fn execute(run: &RunArgs, args: &EnsembleArgs, output: &Output<'_>) -> Resul
     } else {
         Some(
             TapeModel::unbound(&prepared.ir)
-                .map_err(|e| model_error(super::refusal::bind_error_text(&e)))?,
+                .map_err(|e| Failure::model(super::refusal::bind_error_text(&e)))?,
         )
     };
     let factory = |set: &ParamSet| -> Result<TapeModel, String> {
@@ -199,12 +193,14 @@ pub fn execute(run: &RunArgs, args: &EnsembleArgs, output: &Output<'_>) -> Resul
 fn check_quantiles(ps: &[f64]) -> Result<(), Failure> {
     for (i, &p) in ps.iter().enumerate() {
         if !(0.0..=1.0).contains(&p) {
-            return Err(usage(format!(
+            return Err(Failure::usage(format!(
                 "error: --quantiles: {p} is not a probability between 0 and 1"
             )));
         }
         if ps[..i].contains(&p) {
-            return Err(usage(format!("error: --quantiles: {p} is given twice")));
+            return Err(Failure::usage(format!(
+                "error: --quantiles: {p} is given twice"
+            )));
         }
     }
     Ok(())
@@ -219,7 +215,7 @@ fn parse_sweep(prepared: &Prepared, run: &RunArgs, specs: &[String]) -> Result<S
         };
         let slot = prepared.slot(name.trim())?;
         if slot.len != 1 {
-            return Err(usage(format!(
+            return Err(Failure::usage(format!(
                 "error: --sweep: param `{}` has {} components; only scalar params can be swept",
                 slot.name, slot.len
             )));
@@ -230,7 +226,7 @@ fn parse_sweep(prepared: &Prepared, run: &RunArgs, specs: &[String]) -> Result<S
                 .is_some_and(|s| s.key == slot.key)
         });
         if set_too {
-            return Err(usage(format!(
+            return Err(Failure::usage(format!(
                 "error: param `{}` is both set (--set) and swept (--sweep)",
                 slot.name
             )));
@@ -244,13 +240,14 @@ fn parse_sweep(prepared: &Prepared, run: &RunArgs, specs: &[String]) -> Result<S
         })
     };
     let specs: Vec<String> = specs.iter().map(|s| share_unit(s)).collect();
-    let sweep = Sweep::parse(&specs, convert).map_err(|e| usage(format!("error: --sweep: {e}")))?;
+    let sweep = Sweep::parse(&specs, convert)
+        .map_err(|e| Failure::usage(format!("error: --sweep: {e}")))?;
     // Two spellings of one param (`v₀=...`, `v0=...`) are one axis too many.
     let mut keys: Vec<&str> = Vec::new();
     for axis in sweep.axes() {
         let key = prepared.slot(&axis.name)?.key.as_str();
         if keys.contains(&key) {
-            return Err(usage(format!(
+            return Err(Failure::usage(format!(
                 "error: --sweep: param `{}` is swept twice",
                 axis.name
             )));
@@ -322,7 +319,7 @@ fn ensemble_failed(e: EnsembleError) -> Failure {
 
 fn create(path: &Path) -> Result<Box<dyn Write>, Failure> {
     let file = std::fs::File::create(path)
-        .map_err(|e| usage(format!("error: cannot write {}: {e}", path.display())))?;
+        .map_err(|e| Failure::usage(format!("error: cannot write {}: {e}", path.display())))?;
     Ok(Box::new(std::io::BufWriter::new(file)))
 }
 

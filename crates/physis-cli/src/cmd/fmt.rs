@@ -20,14 +20,7 @@ pub fn run(args: &Args) -> ExitCode {
     for path in &args.files {
         let source = match super::read_source(path) {
             Ok(s) => s,
-            Err(failure) => {
-                let (message, code) = failure.into_parts();
-                eprint!("{message}");
-                if !message.ends_with('\n') {
-                    eprintln!();
-                }
-                return ExitCode::from(code);
-            }
+            Err(failure) => return failure.report(),
         };
         let formatted = format(&source);
         let Some((line, was, now)) = first_difference(&source, &formatted) else {

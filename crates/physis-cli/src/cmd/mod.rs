@@ -20,35 +20,68 @@ pub mod refusal;
 pub mod run;
 pub mod schemes;
 
-/// Why a source file could not be read as text.
-pub enum ReadFailure {
-    /// The file could not be opened or read (exit 2).
-    Io(String),
-    /// The file is not UTF-8 (PH0008) or too large (PH0009), rendered (exit 1).
-    NotUtf8(String),
+/// A failure with its exit code: 1 for a model that does not check or run, 2 for usage.
+pub struct Failure {
+    /// Text for stderr.
+    pub message: String,
+    /// Process exit code.
+    pub code: u8,
 }
 
-impl ReadFailure {
-    /// The message for stderr and the exit code.
-    pub fn into_parts(self) -> (String, u8) {
-        match self {
-            ReadFailure::Io(message) => (message, 2),
-            ReadFailure::NotUtf8(rendered) => (rendered, 1),
+impl Failure {
+    /// A mistake in how the command was called (exit 2).
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            code: 2,
         }
+    }
+
+    /// A model that does not check, lower or run (exit 1).
+    pub fn model(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            code: 1,
+        }
+    }
+
+    /// Writes the message to stderr, ending its line, and gives the exit code.
+    pub fn report(self) -> std::process::ExitCode {
+        eprint!("{}", self.message);
+        if !self.message.ends_with('\n') {
+            eprintln!();
+        }
+        std::process::ExitCode::from(self.code)
     }
 }
 
+/// Reads a `.hph` file's bytes (no more than one byte past the size limit); a file that
+/// cannot be read is a usage failure.
+pub fn read_bytes(path: &std::path::Path) -> Result<Vec<u8>, Failure> {
+    physis_syntax::read_source_bytes(path)
+        .map_err(|e| Failure::usage(format!("error: cannot read {}: {e}", path.display())))
+}
+
+/// Reads a `.hph` file and checks it through the front door; a file that does not decode or
+/// check is refused with its diagnostics rendered. Nothing is lowered yet.
+pub fn open(path: &std::path::Path) -> Result<physis_ir::front::Checked, Failure> {
+    let bytes = read_bytes(path)?;
+    let checked = physis_ir::front::check_bytes(&bytes, &path.display().to_string());
+    if checked.has_errors() {
+        return Err(Failure::model(checked.rendered()));
+    }
+    Ok(checked)
+}
+
 /// Reads a `.hph` file as text; bytes that are not UTF-8 are PH0008 with their byte offset,
-/// a file past 16 MiB PH0009 (read no further than one byte past the limit).
-pub fn read_source(path: &std::path::Path) -> Result<String, ReadFailure> {
-    let name = path.display().to_string();
-    let bytes = physis_syntax::read_source_bytes(path)
-        .map_err(|e| ReadFailure::Io(format!("error: cannot read {name}: {e}")))?;
+/// a file past 16 MiB PH0009 (both rendered, exit 1).
+pub fn read_source(path: &std::path::Path) -> Result<String, Failure> {
+    let bytes = read_bytes(path)?;
     match physis_syntax::decode_source(&bytes) {
         (text, None) => Ok(text),
-        (text, Some(d)) => Err(ReadFailure::NotUtf8(physis_syntax::render::render_text(
+        (text, Some(d)) => Err(Failure::model(physis_syntax::render::render_text(
             &[d],
-            &name,
+            &path.display().to_string(),
             &text,
         ))),
     }

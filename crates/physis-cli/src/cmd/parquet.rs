@@ -19,7 +19,7 @@ use parquet::file::properties::WriterProperties;
 use physis_runtime::frame::{Column, record_batch};
 use physis_runtime::{ModelInfo, RunEnd, Sample, SampleSink};
 
-use super::prepare::Failure;
+use super::Failure;
 
 /// Rows per row group (and per record batch held in memory).
 pub const ROW_GROUP: usize = 65_536;

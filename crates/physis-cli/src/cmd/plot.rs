@@ -10,9 +10,10 @@ use std::process::ExitCode;
 use physis_plot::{Figure, Mark, MarkKind, Series};
 use physis_runtime::{RunEnd, run_into};
 
+use super::Failure;
 use super::collect::{Collector, FrameSink};
 use super::columns::{ColumnSpec, Source, all_states, field_names, grid_axes, resolve};
-use super::prepare::{Failure, Prepared, RunArgs, prepare, quantity_scalar};
+use super::prepare::{Prepared, RunArgs, prepare, quantity_scalar};
 
 /// Arguments of `physis plot`.
 #[derive(clap::Args, Debug)]
@@ -47,61 +48,39 @@ pub struct Args {
     height: Option<u32>,
 }
 
-fn usage(message: impl Into<String>) -> Failure {
-    Failure {
-        message: message.into(),
-        code: 2,
-    }
-}
-
 pub fn run(args: &Args) -> ExitCode {
     match execute(args) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(f) => {
-            eprint!("{}", f.message);
-            if !f.message.ends_with('\n') {
-                eprintln!();
-            }
-            ExitCode::from(f.code)
-        }
+        Err(f) => f.report(),
     }
 }
 
 fn execute(args: &Args) -> Result<(), Failure> {
-    physis_plot::Format::from_path(&args.output).map_err(|e| usage(format!("error: {e}")))?;
+    physis_plot::Format::from_path(&args.output)
+        .map_err(|e| Failure::usage(format!("error: {e}")))?;
     super::ensemble::check_members(args.ensemble, "--ensemble")?;
     // The image size is checked before the run, not after it.
     for (flag, side) in [("--width", args.width), ("--height", args.height)] {
         if side.is_some_and(|n| !(1..=physis_plot::MAX_SIDE).contains(&n)) {
-            return Err(usage(format!(
+            return Err(Failure::usage(format!(
                 "error: {flag} is from 1 to {} pixels",
                 physis_plot::MAX_SIDE
             )));
         }
     }
     if args.field.is_some() && (args.x.is_some() || !args.y.is_empty()) {
-        return Err(usage(
+        return Err(Failure::usage(
             "error: --field draws a field; it does not combine with --x or --y",
         ));
     }
     if args.ensemble.is_some() && (args.x.is_some() || args.field.is_some()) {
-        return Err(usage(
+        return Err(Failure::usage(
             "error: --ensemble draws columns over time; drop --x and --field",
         ));
     }
     let prepared = prepare(&args.run)?;
-    let source = super::read_source(&args.run.file).map_err(|e| {
-        let (message, code) = e.into_parts();
-        Failure { message, code }
-    })?;
-    let checked = physis_check::check_source(&source);
     let info = prepared.ir.info.clone();
-    let model = checked
-        .program
-        .models
-        .iter()
-        .find(|m| m.name == info.name)
-        .ok_or_else(|| usage(format!("error: simulation `{}` not found", info.name)))?;
+    let model = prepared.checked_model();
     let fields = field_names(model);
     let field = match (&args.field, args.x.is_none() && args.y.is_empty()) {
         (Some(f), _) => Some(f.clone()),
@@ -109,7 +88,7 @@ fn execute(args: &Args) -> Result<(), Failure> {
         _ => None,
     };
     if args.at.is_some() && field.is_none() {
-        return Err(usage(
+        return Err(Failure::usage(
             "error: --at chooses the frame of a 2-D field; this plot has none",
         ));
     }
@@ -128,7 +107,7 @@ fn execute(args: &Args) -> Result<(), Failure> {
             Some(name) => match pick(std::slice::from_ref(name))?.as_slice() {
                 [one] => Some(one.clone()),
                 _ => {
-                    return Err(usage(format!(
+                    return Err(Failure::usage(format!(
                         "error: --x `{name}` names several columns; pick one component"
                     )));
                 }
@@ -151,7 +130,10 @@ fn execute(args: &Args) -> Result<(), Failure> {
             }
         }
         if ys.is_empty() {
-            return Err(usage(format!("error: `{}` has nothing to plot", info.name)));
+            return Err(Failure::usage(format!(
+                "error: `{}` has nothing to plot",
+                info.name
+            )));
         }
         match (args.ensemble, x) {
             (Some(n), _) => super::plot_ensemble::bands(&prepared, &ys, n)?,
@@ -162,7 +144,7 @@ fn execute(args: &Args) -> Result<(), Failure> {
     let size = physis_plot::default_size(&figure);
     let size = (args.width.unwrap_or(size.0), args.height.unwrap_or(size.1));
     physis_plot::render_to_path(&figure, &args.output, size)
-        .map_err(|e| usage(format!("error: {e}")))?;
+        .map_err(|e| Failure::usage(format!("error: {e}")))?;
     Ok(())
 }
 
@@ -270,7 +252,7 @@ fn field_figure(
         .iter()
         .find(|s| physis_syntax::lexer::normalize_name(&s.name) == key && fields.contains(&s.name))
         .ok_or_else(|| {
-            usage(format!(
+            Failure::usage(format!(
                 "error: `{}` has no field `{name}`; its fields: {}",
                 info.name,
                 if fields.is_empty() {
@@ -291,7 +273,7 @@ fn field_figure(
     match axes.as_slice() {
         [axis] => {
             if at.is_some() {
-                return Err(usage(
+                return Err(Failure::usage(
                     "error: --at applies to 2-D fields; a 1-D field is drawn over time",
                 ));
             }
@@ -336,7 +318,7 @@ fn field_figure(
                 t: sink.t,
             }))
         }
-        _ => Err(usage(format!(
+        _ => Err(Failure::usage(format!(
             "error: `{name}` lives on a {}-D grid; plots draw 1-D and 2-D fields",
             axes.len()
         ))),

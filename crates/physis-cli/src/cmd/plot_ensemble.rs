@@ -6,10 +6,11 @@ use physis_ir::TapeModel;
 use physis_plot::{Band, Bands, Figure, Mark, MarkKind, Series};
 use physis_runtime::{Ensemble, ParamSet};
 
+use super::Failure;
 use super::columns::{ColumnSpec, Source};
 use super::observed::Observed;
 use super::plot::title;
-use super::prepare::{Failure, Prepared};
+use super::prepare::Prepared;
 
 /// The band's quantiles (and the median, which the ensemble reports alongside).
 const QUANTILES: [f64; 3] = [0.05, 0.5, 0.95];

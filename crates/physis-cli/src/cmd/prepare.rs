@@ -1,9 +1,10 @@
 //! What `run`, `plot` and ensembles share: read a file, check it, pick the simulation and
 //! the scenario, apply `--set` overrides with their units, and build the interpreted model.
 
+use super::Failure;
+use physis_ir::front::{Checked, SelectError};
 use physis_ir::{IrModel, TapeModel};
 use physis_runtime::RunOptions;
-use physis_syntax::render::render_text;
 use std::path::PathBuf;
 use units::{Dimension, parse_unit};
 
@@ -41,6 +42,10 @@ pub struct RunArgs {
 
 /// A model ready to run.
 pub struct Prepared {
+    /// The file as the front door checked it.
+    pub checked: Checked,
+    /// Which of its simulations runs.
+    pub index: usize,
     /// The lowered model.
     pub ir: IrModel,
     /// The parameter vector (defaults, scenario, then `--set`).
@@ -68,28 +73,6 @@ pub struct ParamSlot {
     pub len: usize,
 }
 
-/// A failure with its exit code: 1 for a model that does not check or run, 2 for usage.
-pub struct Failure {
-    /// Text for stderr.
-    pub message: String,
-    /// Process exit code.
-    pub code: u8,
-}
-
-fn usage(message: impl Into<String>) -> Failure {
-    Failure {
-        message: message.into(),
-        code: 2,
-    }
-}
-
-pub(crate) fn model_error(message: impl Into<String>) -> Failure {
-    Failure {
-        message: message.into(),
-        code: 1,
-    }
-}
-
 impl Prepared {
     /// The param named `name` (any spelling `--set` accepts), or a usage error listing them.
     pub fn slot(&self, name: &str) -> Result<&ParamSlot, Failure> {
@@ -99,7 +82,7 @@ impl Prepared {
             .find(|s| s.key == key)
             .or_else(|| self.slots.iter().find(|s| ascii_name_is(&s.name, name)))
             .ok_or_else(|| {
-                usage(format!(
+                Failure::usage(format!(
                     "error: `{}` has no param `{name}`; its params: {}",
                     self.ir.info.name,
                     list(self.slots.iter().map(|s| s.name.as_str()))
@@ -107,63 +90,49 @@ impl Prepared {
             })
     }
 
+    /// The simulation as the checker sees it (names, units, shapes of its declarations).
+    pub fn checked_model(&self) -> &physis_check::CheckedModel {
+        self.checked.model(self.index)
+    }
+
     /// The interpreter over this model with its parameters bound.
     pub fn model(&self) -> Result<TapeModel, Failure> {
         TapeModel::with_params(&self.ir, self.params.clone())
-            .map_err(|e| model_error(super::refusal::bind_error_text(&e)))
+            .map_err(|e| Failure::model(super::refusal::bind_error_text(&e)))
     }
 }
 
 /// Reads, checks, lowers and configures the model named by `args`.
 pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
-    let name = args.file.display().to_string();
-    let source = super::read_source(&args.file).map_err(|e| {
-        let (message, code) = e.into_parts();
-        Failure { message, code }
+    let mut checked = super::open(&args.file)?;
+    let index = checked.select(args.sim.as_deref()).map_err(|e| {
+        Failure::usage(match e {
+            SelectError::Several { file, names } => format!(
+                "error: {file} declares several simulations; choose one with --sim: {}",
+                names.join(", ")
+            ),
+            other => format!("error: {other}"),
+        })
     })?;
-    let checked = physis_check::check_source(&source);
-    if checked.has_errors() {
-        return Err(model_error(render_text(
-            &checked.diagnostics,
-            &name,
-            &source,
-        )));
-    }
-    let models = &checked.program.models;
-    let model = match &args.sim {
-        Some(sim) => checked.program.model(sim).ok_or_else(|| {
-            usage(format!(
-                "error: {name} has no simulation `{sim}`; it has: {}",
-                list(models.iter().map(|m| m.name.as_str()))
-            ))
-        })?,
-        None => match models.as_slice() {
-            [one] => one,
-            [] => return Err(usage(format!("error: {name} declares no simulation"))),
-            _ => {
-                return Err(usage(format!(
-                    "error: {name} declares several simulations; choose one with --sim: {}",
-                    list(models.iter().map(|m| m.name.as_str()))
-                )));
-            }
-        },
-    };
     // The memory estimate comes before lowering, which builds arrays the size of the grid.
     let flag = args
         .memory_budget
         .as_deref()
         .map(super::memory::parse_size)
         .transpose()
-        .map_err(|e| usage(format!("error: --memory-budget: {e}")))?;
+        .map_err(|e| Failure::usage(format!("error: --memory-budget: {e}")))?;
+    let model = checked.model(index);
     let estimate = super::memory::estimate(model);
     if let Some(d) = super::memory::check(model, &estimate, super::memory::budget(flag)) {
-        return Err(model_error(render_text(&[d], &name, &source)));
+        return Err(Failure::model(checked.render(&[d])));
     }
-    let ir = physis_ir::lower_with_source(model, &source)
-        .map_err(|e| model_error(render_text(&[e.to_diagnostic(model)], &name, &source)))?;
+    let ir = checked
+        .take(index)
+        .map_err(|r| Failure::model(r.rendered))?;
+    let model = checked.model(index);
     let mut params = match &args.scenario {
         Some(s) => ir.run_params(s).ok_or_else(|| {
-            usage(format!(
+            Failure::usage(format!(
                 "error: `{}` has no run `{s}`; it has: {}",
                 model.name,
                 list(ir.runs.iter().map(|r| r.name.as_str()))
@@ -179,16 +148,18 @@ pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
         None => None,
     };
     if step.is_some_and(|h| !(h > 0.0 && h.is_finite())) {
-        return Err(usage("error: --step must be a positive time"));
+        return Err(Failure::usage("error: --step must be a positive time"));
     }
     if args.limit == Some(0) {
-        return Err(usage("error: --limit must be at least 1 step"));
+        return Err(Failure::usage("error: --limit must be at least 1 step"));
     }
     if args
         .tolerance
         .is_some_and(|tol| !(tol > 0.0 && tol.is_finite()))
     {
-        return Err(usage("error: --tolerance must be a positive number"));
+        return Err(Failure::usage(
+            "error: --tolerance must be a positive number",
+        ));
     }
     let options = RunOptions {
         step,
@@ -215,6 +186,8 @@ pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
         })
         .collect();
     Ok(Prepared {
+        checked,
+        index,
         ir,
         params,
         options,
@@ -241,7 +214,7 @@ fn apply_set(
 ) -> Result<(), Failure> {
     let (name, value) = assignment
         .split_once('=')
-        .ok_or_else(|| usage(format!("error: --set `{assignment}` is not NAME=VALUE")))?;
+        .ok_or_else(|| Failure::usage(format!("error: --set `{assignment}` is not NAME=VALUE")))?;
     let (name, value) = (name.trim(), value.trim());
     let by_ascii = || {
         (model.params.iter())
@@ -249,7 +222,7 @@ fn apply_set(
             .map(physis_check::ParamId)
     };
     let id = model.param(name).or_else(by_ascii).ok_or_else(|| {
-        usage(format!(
+        Failure::usage(format!(
             "error: `{}` has no param `{name}`; its params: {}",
             model.name,
             list(model.params.iter().map(|p| p.name.as_str()))
@@ -261,7 +234,7 @@ fn apply_set(
         .iter()
         .find(|s| physis_syntax::lexer::normalize_name(&s.name) == param.key)
         .ok_or_else(|| {
-            usage(format!(
+            Failure::usage(format!(
                 "error: --set: param `{name}` is not used by the run"
             ))
         })?;
@@ -273,7 +246,7 @@ fn apply_set(
         None => vec![quantity_scalar(value, param.dim, name)?],
     };
     if values.len() != spec.default.len() {
-        return Err(usage(format!(
+        return Err(Failure::usage(format!(
             "error: param `{name}` has {} component(s), --set gave {}",
             spec.default.len(),
             values.len()
@@ -291,12 +264,12 @@ pub fn quantity_scalar(text: &str, dim: Dimension, what: &str) -> Result<f64, Fa
     let split = number_prefix_len(text);
     let (number, unit) = text.split_at(split);
     let value: f64 = number.parse().map_err(|_| {
-        usage(format!(
+        Failure::usage(format!(
             "error: {what}: `{text}` does not start with a number"
         ))
     })?;
     if !value.is_finite() {
-        return Err(usage(format!(
+        return Err(Failure::usage(format!(
             "error: {what}: `{text}` is not a finite number"
         )));
     }
@@ -304,7 +277,7 @@ pub fn quantity_scalar(text: &str, dim: Dimension, what: &str) -> Result<f64, Fa
     let (scale, unit_dim) = if unit.is_empty() {
         (1.0, Dimension::NONE)
     } else {
-        let u = parse_unit(unit).map_err(|e| usage(format!("error: {what}: {e}")))?;
+        let u = parse_unit(unit).map_err(|e| Failure::usage(format!("error: {what}: {e}")))?;
         (u.scale_f64(), u.dim())
     };
     if unit_dim != dim {
@@ -313,7 +286,7 @@ pub fn quantity_scalar(text: &str, dim: Dimension, what: &str) -> Result<f64, Fa
         } else {
             ""
         };
-        return Err(usage(format!(
+        return Err(Failure::usage(format!(
             "error: {what}: `{text}` is {}, expected {}{hint}",
             units::describe(&unit_dim),
             units::describe(&dim)
@@ -321,7 +294,7 @@ pub fn quantity_scalar(text: &str, dim: Dimension, what: &str) -> Result<f64, Fa
     }
     let si = value * scale;
     if !si.is_finite() {
-        return Err(usage(format!(
+        return Err(Failure::usage(format!(
             "error: {what}: `{text}` is beyond the range of a 64-bit float once converted to SI"
         )));
     }

@@ -1,6 +1,7 @@
 //! `physis run FILE.hph`: samples as CSV or JSON (streamed, constant memory), or `--summary`.
 
-use super::prepare::{Failure, RunArgs, prepare};
+use super::Failure;
+use super::prepare::{RunArgs, prepare};
 use super::progress::run_into;
 use physis_runtime::{CsvWriter, JsonWriter, RunEnd, Sample, SampleSink, Summary};
 use std::io::Write;
@@ -49,13 +50,7 @@ impl SampleSink for Discard {
 pub fn run(args: &Args) -> ExitCode {
     match execute(args) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(f) => {
-            eprint!("{}", f.message);
-            if !f.message.ends_with('\n') {
-                eprintln!();
-            }
-            ExitCode::from(f.code)
-        }
+        Err(f) => f.report(),
     }
 }
 
@@ -75,17 +70,14 @@ fn execute(args: &Args) -> Result<(), Failure> {
     let model = prepared.model()?;
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| Failure {
-                message: format!("error: cannot write {}: {e}", path.display()),
-                code: 2,
+            std::fs::File::create(path).map_err(|e| {
+                Failure::usage(format!("error: cannot write {}: {e}", path.display()))
             })?,
         )),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
-    let run_failed = |e: physis_runtime::RunError| Failure {
-        message: super::refusal::run_error_text(&e),
-        code: 1,
-    };
+    let run_failed =
+        |e: physis_runtime::RunError| Failure::model(super::refusal::run_error_text(&e));
     let end: RunEnd = if args.summary {
         let end = run_into(model, &prepared.options, &mut Discard, quiet).map_err(run_failed)?;
         let summary = Summary {
@@ -129,8 +121,5 @@ fn execute(args: &Args) -> Result<(), Failure> {
 }
 
 fn io_failed(e: std::io::Error) -> Failure {
-    Failure {
-        message: format!("error: {e}"),
-        code: 2,
-    }
+    Failure::usage(format!("error: {e}"))
 }
