@@ -38,22 +38,10 @@ pub fn run(args: &Args) -> ExitCode {
             }
         };
         let (source, not_utf8) = physis_syntax::decode_source(&bytes);
-        let mut checked = physis_check::check_source(&source);
+        // The one front door, shared with the language server: parse, check and lower.
+        let (mut checked, _) = physis_lsp::analysis::front::check(&source);
         if let Some(d) = not_utf8 {
             checked.diagnostics = vec![d];
-        } else if !checked.has_errors() {
-            // What only lowering can see (a velocity L never reads, a derived acceleration
-            // that reads velocities under verlet, a derivative the rules cannot take, a
-            // derivation past its size limit, a construct not built yet) is a model error
-            // too, so `check` reports it with its code as `run` would. A model with a grid
-            // is not lowered, since lowering builds every node's arrays: what lowering
-            // refuses on a grid the checker refuses itself (PH0120), so checking costs
-            // nothing per node.
-            for model in checked.program.models.iter().filter(|m| m.grid.is_none()) {
-                if let Err(e) = physis_ir::lower_with_source(model, &source) {
-                    checked.diagnostics.push(e.to_diagnostic(model));
-                }
-            }
         }
         failed |= checked.has_errors();
         match args.format {
