@@ -153,7 +153,10 @@ fn run_start(line: &str, f: fn(char) -> bool) -> usize {
 impl Analysis {
     /// Completions for the cursor at byte `offset`.
     pub fn completions(&self, offset: usize) -> Vec<Completion> {
-        let offset = offset.min(self.source.len());
+        let mut offset = offset.min(self.source.len());
+        while !self.source.is_char_boundary(offset) {
+            offset -= 1;
+        }
         let line_start = self.source[..offset]
             .rfind(['\n', '\r'])
             .map_or(0, |i| i + 1);
