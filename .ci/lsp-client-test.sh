@@ -13,4 +13,5 @@ fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check 'pytest-lsp>=1.0,<2'
 cargo build --quiet --locked -p physis-cli --bin physis
 PHYSIS_BIN="$target/debug/physis" "$venv/bin/python" -m pytest -q -p no:cacheprovider \
+    -o asyncio_default_fixture_loop_scope=function \
     crates/physis-lsp/tests/client/test_session.py
