@@ -268,6 +268,45 @@ pub enum Builtin {
 }
 
 impl Builtin {
+    /// Every name [`Builtin::from_name`] knows, for completion.
+    pub const NAMES: &[&str] = &[
+        "sin",
+        "cos",
+        "tan",
+        "asin",
+        "acos",
+        "atan",
+        "sinh",
+        "cosh",
+        "tanh",
+        "exp",
+        "log",
+        "ln",
+        "log10",
+        "sqrt",
+        "abs",
+        "sign",
+        "floor",
+        "ceil",
+        "min",
+        "max",
+        "atan2",
+        "hypot",
+        "norm",
+        "dot",
+        "cross",
+        "dx",
+        "dy",
+        "dxBackward",
+        "dxForward",
+        "dyBackward",
+        "dyForward",
+        "laplacian",
+        "sum",
+        "mean",
+        "maxAbs",
+    ];
+
     /// Look a function up by name (`log` and `ln` are both the natural logarithm).
     pub fn from_name(name: &str) -> Option<Builtin> {
         use Builtin::*;
@@ -387,6 +426,18 @@ impl Cond {
                 b.walk(f);
             }
             Cond::Not(c) => c.walk(f),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Builtin;
+
+    #[test]
+    fn every_listed_function_name_is_known() {
+        for name in Builtin::NAMES {
+            assert!(Builtin::from_name(name).is_some(), "{name}");
         }
     }
 }

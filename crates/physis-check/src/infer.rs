@@ -96,8 +96,16 @@ impl Cx<'_> {
         self.scope.dim_name(d)
     }
 
-    /// A quantity expression.
+    /// A quantity expression; its dimension and shape go to the [`crate::types`] recorder.
     pub fn expr(&mut self, e: &ast::Expr) -> CResult<Expr> {
+        let checked = self.expr_form(e);
+        if let Ok(x) = &checked {
+            crate::types::record(e.span, x.dim, x.shape);
+        }
+        checked
+    }
+
+    fn expr_form(&mut self, e: &ast::Expr) -> CResult<Expr> {
         match &e.kind {
             ast::ExprKind::Number { value, unit } => self.number(*value, unit.as_ref(), e.span),
             ast::ExprKind::Name(name) => self.scope.resolve(name, self.diags),

@@ -22,6 +22,7 @@ mod rules;
 pub mod scheme;
 mod scope;
 mod simulate;
+pub mod types;
 
 pub use expr::{
     ArithOp, Builtin, CmpOp, Cond, Expr, ExprKind, LocalId, NoiseId, ObserveId, ParamId, SchemeFn,

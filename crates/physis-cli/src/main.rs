@@ -38,6 +38,8 @@ enum Command {
     Emit(cmd::emit::Args),
     /// Rewrite .hph files in the canonical layout (indentation, blank lines); --check to verify.
     Fmt(cmd::fmt::Args),
+    /// Serve the language server protocol over stdin/stdout, for editors.
+    Lsp(cmd::lsp::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,5 +53,6 @@ fn main() -> ExitCode {
         Command::Derive(args) => cmd::derive::run(&args),
         Command::Emit(args) => cmd::emit::run(&args),
         Command::Fmt(args) => cmd::fmt::run(&args),
+        Command::Lsp(args) => cmd::lsp::run(&args),
     }
 }

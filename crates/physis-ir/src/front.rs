@@ -88,19 +88,7 @@ pub fn check_bytes(bytes: &[u8], name: &str) -> Checked {
 /// Checks a source text. Nothing is lowered yet.
 pub fn check(source: String, name: &str) -> Checked {
     let checked = physis_check::check_source(&source);
-    let lowered = checked
-        .program
-        .models
-        .iter()
-        .map(|_| Lowering::NotYet)
-        .collect();
-    Checked {
-        name: name.to_string(),
-        source,
-        program: checked.program,
-        diagnostics: checked.diagnostics,
-        lowered,
-    }
+    Checked::from_checked(checked, source, name)
 }
 
 /// Decodes, checks and, when the file checks clean, lowers every simulation without a grid,
@@ -110,17 +98,42 @@ pub fn check(source: String, name: &str) -> Checked {
 /// builds every node's arrays, and what it would refuse there the checker refuses itself.
 pub fn check_and_lower(bytes: &[u8], name: &str) -> Checked {
     let mut checked = check_bytes(bytes, name);
-    if !checked.has_errors() {
-        for index in 0..checked.program.models.len() {
-            if checked.program.models[index].grid.is_none() {
-                checked.lower_once(index);
-            }
-        }
-    }
+    checked.lower_unless_grid();
     checked
 }
 
 impl Checked {
+    /// Wraps what the checker made of `source` (for a caller that checked it itself, like the
+    /// language server, which also keeps the type of every expression). Nothing is lowered.
+    pub fn from_checked(checked: physis_check::Checked, source: String, name: &str) -> Self {
+        let lowered = checked
+            .program
+            .models
+            .iter()
+            .map(|_| Lowering::NotYet)
+            .collect();
+        Checked {
+            name: name.to_string(),
+            source,
+            program: checked.program,
+            diagnostics: checked.diagnostics,
+            lowered,
+        }
+    }
+
+    /// When the file checks clean, lowers every simulation without a grid (see
+    /// [`check_and_lower`]).
+    pub fn lower_unless_grid(&mut self) {
+        if self.has_errors() {
+            return;
+        }
+        for index in 0..self.program.models.len() {
+            if self.program.models[index].grid.is_none() {
+                self.lower_once(index);
+            }
+        }
+    }
+
     /// Whether decoding or checking found an error (lowering's refusals are not counted).
     pub fn has_errors(&self) -> bool {
         physis_syntax::has_errors(&self.diagnostics)

@@ -8,6 +8,7 @@ pub mod emit;
 pub mod ensemble;
 pub mod explain;
 pub mod fmt;
+pub mod lsp;
 pub mod memory;
 pub mod observed;
 #[cfg(feature = "parquet")]
