@@ -309,38 +309,38 @@ where
         let done = AtomicUsize::new(0);
         let start = range.start;
         let work = || {
-            let outs: Vec<Result<grid::MemberOut, EnsembleError>> = if self.width > 0 {
-                // Batches are fixed by member index (multiples of the width), never by
-                // scheduling or by how the ensemble was split.
-                let first_batch = start / self.width;
-                let batches: Vec<Vec<Result<grid::MemberOut, EnsembleError>>> = (first_batch
-                    ..range.end.div_ceil(self.width))
-                    .into_par_iter()
-                    // Each worker renews the runs of its last batch for the next.
-                    .map_init(Vec::new, |spare, b| {
-                        let first = (b * self.width).max(start);
-                        let members = first..range.end.min((b + 1) * self.width);
-                        let n = members.len();
-                        let out = self.run_batch(members, collect, &info, spare);
-                        progress(done.fetch_add(n, Ordering::Relaxed) + n, total);
-                        out
-                    })
-                    .collect();
-                // Sized up front: a member's output is large, and regrowing copies them all.
-                let mut outs = Vec::with_capacity(total);
-                outs.extend(batches.into_iter().flatten());
-                outs
-            } else {
-                range
-                    .clone()
-                    .into_par_iter()
-                    .map_init(Vec::new, |spare, i| {
-                        let out = self.run_member(i, collect, &info, spare);
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                        out
-                    })
-                    .collect()
-            };
+            let outs: Vec<Result<grid::MemberOut, EnsembleError>> =
+                if let Some(first_batch) = start.checked_div(self.width) {
+                    // Batches are fixed by member index (multiples of the width), never by
+                    // scheduling or by how the ensemble was split.
+                    let batches: Vec<Vec<Result<grid::MemberOut, EnsembleError>>> = (first_batch
+                        ..range.end.div_ceil(self.width))
+                        .into_par_iter()
+                        // Each worker renews the runs of its last batch for the next.
+                        .map_init(Vec::new, |spare, b| {
+                            let first = (b * self.width).max(start);
+                            let members = first..range.end.min((b + 1) * self.width);
+                            let n = members.len();
+                            let out = self.run_batch(members, collect, &info, spare);
+                            progress(done.fetch_add(n, Ordering::Relaxed) + n, total);
+                            out
+                        })
+                        .collect();
+                    // Sized up front: a member's output is large, and regrowing copies them all.
+                    let mut outs = Vec::with_capacity(total);
+                    outs.extend(batches.into_iter().flatten());
+                    outs
+                } else {
+                    range
+                        .clone()
+                        .into_par_iter()
+                        .map_init(Vec::new, |spare, i| {
+                            let out = self.run_member(i, collect, &info, spare);
+                            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                            out
+                        })
+                        .collect()
+                };
             let mut members = Vec::with_capacity(outs.len());
             for out in outs {
                 members.push(out?);
