@@ -20,9 +20,11 @@
 
 mod grid;
 mod output;
+mod part;
 mod result;
 
 use std::marker::PhantomData;
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -38,6 +40,7 @@ use crate::options::RunOptions;
 use crate::sweep::{MAX_SETS, ParamSet, Sweep};
 
 use grid::{GridSink, GridSpec};
+pub use part::{EnsemblePart, PartMember};
 pub use result::{EnsembleResult, FinalStats, MemberResult, Series, SeriesColumn};
 
 /// Quantiles reported when none are chosen.
@@ -113,6 +116,28 @@ pub enum EnsembleError {
     NoSeries {
         /// Why not.
         why: String,
+    },
+    /// Members asked for outside the ensemble (a range past its end, or reversed).
+    #[error("members {start}..{end} are not a range within the ensemble's {members} members")]
+    BadRange {
+        /// First member asked for.
+        start: usize,
+        /// One past the last.
+        end: usize,
+        /// Members in the ensemble.
+        members: usize,
+    },
+    /// Parts handed to [`Ensemble::gather`] that do not cover every member exactly once.
+    #[error("the parts do not cover the ensemble: {problem}")]
+    Parts {
+        /// What is missing or doubled.
+        problem: String,
+    },
+    /// Bytes that are not an encoded [`EnsemblePart`].
+    #[error("not an ensemble part: {problem}")]
+    BadPart {
+        /// What is wrong with them.
+        problem: String,
     },
     /// Writing the output failed.
     #[error("writing the ensemble's output failed: {0}")]
@@ -251,9 +276,131 @@ where
         &self,
         progress: impl Fn(usize, usize) + Sync,
     ) -> Result<EnsembleResult, EnsembleError> {
+        let part = self.run_members_with_progress(0..self.len(), progress)?;
+        self.gather(vec![part])
+    }
+
+    /// Runs members `range` only (on this process's workers), for gathering later with the
+    /// other parts by [`Ensemble::gather`]: a member's path depends on `(seed, index)` only,
+    /// so however the members are split the gathered result is the same, bit for bit, as
+    /// [`Ensemble::run`]'s, which goes through these two functions too.
+    pub fn run_members(&self, range: Range<usize>) -> Result<EnsemblePart, EnsembleError> {
+        self.run_members_with_progress(range, |_, _| {})
+    }
+
+    /// [`Ensemble::run_members`] calling `progress(done, total)` as members finish.
+    pub fn run_members_with_progress(
+        &self,
+        range: Range<usize>,
+        progress: impl Fn(usize, usize) + Sync,
+    ) -> Result<EnsemblePart, EnsembleError> {
         self.check()?;
-        // Build the first member up front: a bad name or setting is reported once,
-        // before thousands of members start.
+        let all = self.len();
+        if range.start > range.end || range.end > all {
+            return Err(EnsembleError::BadRange {
+                start: range.start,
+                end: range.end,
+                members: all,
+            });
+        }
+        let (info, grid) = self.first()?;
+        let collect = grid.filter(|_| !info.observes.is_empty());
+        let total = range.len();
+        let done = AtomicUsize::new(0);
+        let start = range.start;
+        let work = || {
+            let outs: Vec<Result<grid::MemberOut, EnsembleError>> =
+                if let Some(first_batch) = start.checked_div(self.width) {
+                    // Batches are fixed by member index (multiples of the width), never by
+                    // scheduling or by how the ensemble was split.
+                    let batches: Vec<Vec<Result<grid::MemberOut, EnsembleError>>> = (first_batch
+                        ..range.end.div_ceil(self.width))
+                        .into_par_iter()
+                        // Each worker renews the runs of its last batch for the next.
+                        .map_init(Vec::new, |spare, b| {
+                            let first = (b * self.width).max(start);
+                            let members = first..range.end.min((b + 1) * self.width);
+                            let n = members.len();
+                            let out = self.run_batch(members, collect, &info, spare);
+                            progress(done.fetch_add(n, Ordering::Relaxed) + n, total);
+                            out
+                        })
+                        .collect();
+                    // Sized up front: a member's output is large, and regrowing copies them all.
+                    let mut outs = Vec::with_capacity(total);
+                    outs.extend(batches.into_iter().flatten());
+                    outs
+                } else {
+                    range
+                        .clone()
+                        .into_par_iter()
+                        .map_init(Vec::new, |spare, i| {
+                            let out = self.run_member(i, collect, &info, spare);
+                            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                            out
+                        })
+                        .collect()
+                };
+            let mut members = Vec::with_capacity(outs.len());
+            for out in outs {
+                members.push(out?);
+            }
+            Ok(EnsemblePart { start, members })
+        };
+        let units = if self.width > 0 {
+            total.div_ceil(self.width)
+        } else {
+            total
+        };
+        match self.threads {
+            None => work(),
+            Some(n) => pool(pool_width(n, units))?.install(work),
+        }
+    }
+
+    /// Gathers parts covering every member exactly once (in any order, however split)
+    /// into the ensemble's result: the statistics are taken over the members in index
+    /// order, so the result does not depend on the split.
+    pub fn gather(&self, mut parts: Vec<EnsemblePart>) -> Result<EnsembleResult, EnsembleError> {
+        self.check()?;
+        parts.sort_by_key(|p| p.start);
+        let all = self.len();
+        let mut next = 0;
+        for p in &parts {
+            if p.start != next {
+                return Err(EnsembleError::Parts {
+                    problem: format!("a part starts at member {} where {next} is due", p.start),
+                });
+            }
+            if let Some((j, m)) =
+                (p.members.iter().enumerate()).find(|(j, m)| m.result.index != p.start + j)
+            {
+                return Err(EnsembleError::Parts {
+                    problem: format!(
+                        "position {} of the part from member {} holds member {}",
+                        j, p.start, m.result.index
+                    ),
+                });
+            }
+            next += p.members.len();
+        }
+        if next != all {
+            return Err(EnsembleError::Parts {
+                problem: format!("{next} of the {all} members were handed in"),
+            });
+        }
+        let (info, grid) = self.first()?;
+        let mut members = Vec::with_capacity(all);
+        for p in parts {
+            members.extend(p.members);
+        }
+        Ok(result::assemble(info, members, &self.quantiles, grid))
+    }
+
+    /// The first member's model description and sample grid, which every member is checked
+    /// against. Building it reports a bad name or setting once, before thousands of
+    /// members start.
+    fn first(&self) -> Result<(Arc<ModelInfo>, Option<GridSpec>), EnsembleError> {
         let first = self.member_params(0).unwrap_or_default();
         let model = (self.factory)(&first).map_err(|message| EnsembleError::Factory {
             params: first.to_string(),
@@ -266,57 +413,7 @@ where
                 source,
             }
         })?;
-        let info = sim.info().clone();
-        let grid = GridSpec::of(&sim);
-        drop(sim);
-        let collect = grid.filter(|_| !info.observes.is_empty());
-        let total = self.len();
-        let done = AtomicUsize::new(0);
-        let work = || {
-            let outs: Vec<Result<grid::MemberOut, EnsembleError>> = if self.width > 0 {
-                // Batches are fixed by member index, never by scheduling.
-                let batches: Vec<Vec<Result<grid::MemberOut, EnsembleError>>> = (0..total
-                    .div_ceil(self.width))
-                    .into_par_iter()
-                    // Each worker renews the runs of its last batch for the next.
-                    .map_init(Vec::new, |spare, b| {
-                        let first = b * self.width;
-                        let members = first..total.min(first + self.width);
-                        let n = members.len();
-                        let out = self.run_batch(members, collect, &info, spare);
-                        progress(done.fetch_add(n, Ordering::Relaxed) + n, total);
-                        out
-                    })
-                    .collect();
-                // Sized up front: a member's output is large, and regrowing copies them all.
-                let mut outs = Vec::with_capacity(total);
-                outs.extend(batches.into_iter().flatten());
-                outs
-            } else {
-                (0..total)
-                    .into_par_iter()
-                    .map_init(Vec::new, |spare, i| {
-                        let out = self.run_member(i, collect, &info, spare);
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                        out
-                    })
-                    .collect()
-            };
-            let mut members = Vec::with_capacity(outs.len());
-            for out in outs {
-                members.push(out?);
-            }
-            Ok(result::assemble(info, members, &self.quantiles, grid))
-        };
-        let units = if self.width > 0 {
-            total.div_ceil(self.width)
-        } else {
-            total
-        };
-        match self.threads {
-            None => work(),
-            Some(n) => pool(pool_width(n, units))?.install(work),
-        }
+        Ok((sim.info().clone(), GridSpec::of(&sim)))
     }
 
     fn check(&self) -> Result<(), EnsembleError> {

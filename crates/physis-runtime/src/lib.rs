@@ -87,8 +87,8 @@ mod write;
 
 pub use driver::{Config, Simulation};
 pub use ensemble::{
-    DEFAULT_QUANTILES, Ensemble, EnsembleError, EnsembleResult, FinalStats, MemberResult, Series,
-    SeriesColumn,
+    DEFAULT_QUANTILES, Ensemble, EnsembleError, EnsemblePart, EnsembleResult, FinalStats,
+    MemberResult, PartMember, Series, SeriesColumn,
 };
 pub use error::RunError;
 pub use info::{
