@@ -21,6 +21,30 @@ pub struct Checked {
     lowered: Vec<Lowering>,
 }
 
+/// A param as callers name it (`--set`, sweeps, Python keywords): where its values go in the
+/// parameter vector and in which dimension they are read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamSlot {
+    /// The name as declared (`v₀`).
+    pub name: String,
+    /// The normalized key (`v0`).
+    pub key: String,
+    /// Its dimension (values are converted to SI of this dimension).
+    pub dim: units::Dimension,
+    /// First slot in the parameter vector.
+    pub offset: usize,
+    /// Number of components (1 for a scalar).
+    pub len: usize,
+}
+
+impl ParamSlot {
+    /// The slot `typed` names by its declared or normalized spelling (`v₀`, `v0`).
+    pub fn find<'a>(slots: &'a [ParamSlot], typed: &str) -> Option<&'a ParamSlot> {
+        let key = physis_syntax::lexer::normalize_name(typed);
+        slots.iter().find(|s| s.key == key || s.name == typed)
+    }
+}
+
 /// One simulation's lowering, done at most once.
 enum Lowering {
     NotYet,
@@ -200,6 +224,28 @@ impl Checked {
                 }),
             },
         }
+    }
+
+    /// Every param of the simulation at `index` that its lowered form `ir` reads, with its
+    /// place in the parameter vector.
+    pub fn param_slots(&self, index: usize, ir: &IrModel) -> Vec<ParamSlot> {
+        self.program.models[index]
+            .params
+            .iter()
+            .filter_map(|p| {
+                let spec = ir
+                    .params
+                    .iter()
+                    .find(|s| physis_syntax::lexer::normalize_name(&s.name) == p.key)?;
+                Some(ParamSlot {
+                    name: p.name.clone(),
+                    key: p.key.clone(),
+                    dim: p.dim,
+                    offset: spec.offset as usize,
+                    len: spec.default.len(),
+                })
+            })
+            .collect()
     }
 
     /// The checked simulation at `index`.

@@ -10,6 +10,7 @@ use crate::ensemble::{self, Job};
 use crate::error::{Failure, diagnostic_dict};
 use crate::prepare::{self, Settings, Slot};
 use crate::run;
+use physis_ir::front::SelectError;
 
 /// A checked, lowered simulation (pickled as its source, so worker processes rebuild it).
 #[pyclass(frozen, module = "physis._native")]
@@ -24,66 +25,34 @@ pub struct Model {
 
 impl Model {
     fn build(source: String, file: String, sim: Option<String>) -> Result<Self, Failure> {
-        let checked = physis_check::check_source(&source);
+        // The front door every physis tool comes in by: check, choose, lower once.
+        let mut checked = physis_ir::front::check(source, &file);
         if checked.has_errors() {
-            return Err(Failure::diagnostics(checked.diagnostics, &source));
+            return Err(Failure::diagnostics(checked.diagnostics, &checked.source));
         }
-        let models = &checked.program.models;
-        let list = || {
-            models
-                .iter()
-                .map(|m| m.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+        let index = checked.select(sim.as_deref()).map_err(|e| {
+            Failure::physis(
+                Code::UnknownName,
+                match e {
+                    SelectError::Several { file, names } => format!(
+                        "{file} declares several simulations; choose one with sim=: {}",
+                        names.join(", ")
+                    ),
+                    other => other.to_string(),
+                },
+            )
+        })?;
+        let ir = match checked.take(index) {
+            Ok(ir) => ir,
+            Err(refused) => {
+                let d = refused.error.to_diagnostic(checked.model(index));
+                return Err(Failure::diagnostics(vec![d], &checked.source));
+            }
         };
-        let model = match &sim {
-            Some(name) => checked.program.model(name).ok_or_else(|| {
-                Failure::physis(
-                    Code::UnknownName,
-                    format!("{file} has no simulation `{name}`; it has: {}", list()),
-                )
-            })?,
-            None => match models.as_slice() {
-                [one] => one,
-                [] => {
-                    return Err(Failure::physis(
-                        Code::UnknownName,
-                        format!("{file} declares no simulation"),
-                    ));
-                }
-                _ => {
-                    return Err(Failure::physis(
-                        Code::UnknownName,
-                        format!(
-                            "{file} declares several simulations; choose one with sim=: {}",
-                            list()
-                        ),
-                    ));
-                }
-            },
-        };
-        let ir = physis_ir::lower_with_source(model, &source)
-            .map_err(|e| Failure::diagnostics(vec![e.to_diagnostic(model)], &source))?;
-        let slots = model
-            .params
-            .iter()
-            .filter_map(|p| {
-                let spec = ir
-                    .params
-                    .iter()
-                    .find(|s| physis_syntax::lexer::normalize_name(&s.name) == p.key)?;
-                Some(Slot {
-                    name: p.name.clone(),
-                    key: p.key.clone(),
-                    dim: p.dim,
-                    offset: spec.offset as usize,
-                    len: spec.default.len(),
-                })
-            })
-            .collect();
+        let slots = checked.param_slots(index, &ir);
         Ok(Self {
-            diagnostics: checked.diagnostics.clone(),
-            source,
+            diagnostics: checked.diagnostics,
+            source: checked.source,
             file,
             sim,
             ir,

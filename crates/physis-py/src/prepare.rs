@@ -9,20 +9,8 @@ use units::{Dimension, parse_unit};
 
 use crate::error::Failure;
 
-/// A param as callers name it: where its values go and in which dimension they are read.
-#[derive(Debug, Clone)]
-pub struct Slot {
-    /// The name as declared (`v₀`).
-    pub name: String,
-    /// The normalized key (`v0`).
-    pub key: String,
-    /// Its dimension.
-    pub dim: Dimension,
-    /// First slot in the parameter vector.
-    pub offset: usize,
-    /// Number of components (1 for a scalar).
-    pub len: usize,
-}
+/// A param as callers name it (the front door's, shared with the CLI's `--set`).
+pub use physis_ir::front::ParamSlot as Slot;
 
 /// Run settings from Python, every value already in SI.
 #[derive(Debug, Clone, Default, pyo3::FromPyObject)]
@@ -46,10 +34,7 @@ pub struct Settings {
 
 /// The slot called `name` (declared or normalized spelling, or the ASCII spelling).
 pub fn slot<'a>(model_name: &str, slots: &'a [Slot], name: &str) -> Result<&'a Slot, Failure> {
-    let key = physis_syntax::lexer::normalize_name(name);
-    slots
-        .iter()
-        .find(|s| s.key == key || s.name == name)
+    Slot::find(slots, name)
         // The ASCII spelling of the generated Rust API (`μ` → `mu`), as the CLI accepts.
         .or_else(|| (slots.iter()).find(|s| physis_codegen::names::ascii(&s.name) == name.trim()))
         .ok_or_else(|| {

@@ -2,7 +2,7 @@
 //! the scenario, apply `--set` overrides with their units, and build the interpreted model.
 
 use super::Failure;
-use physis_ir::front::{Checked, SelectError};
+use physis_ir::front::{Checked, ParamSlot, SelectError};
 use physis_ir::{IrModel, TapeModel};
 use physis_runtime::RunOptions;
 use std::path::PathBuf;
@@ -58,28 +58,10 @@ pub struct Prepared {
     pub slots: Vec<ParamSlot>,
 }
 
-/// A param as sweeps see it: where its values go and in which unit they are read.
-#[derive(Debug, Clone)]
-pub struct ParamSlot {
-    /// The name as declared (`v₀`).
-    pub name: String,
-    /// The normalized key (`v0`), which ASCII spellings also reach.
-    pub key: String,
-    /// Its dimension (values are converted to SI of this dimension).
-    pub dim: Dimension,
-    /// First slot in the parameter vector.
-    pub offset: usize,
-    /// Number of components (1 for a scalar).
-    pub len: usize,
-}
-
 impl Prepared {
     /// The param named `name` (any spelling `--set` accepts), or a usage error listing them.
     pub fn slot(&self, name: &str) -> Result<&ParamSlot, Failure> {
-        let key = physis_syntax::lexer::normalize_name(name);
-        self.slots
-            .iter()
-            .find(|s| s.key == key)
+        ParamSlot::find(&self.slots, name)
             .or_else(|| self.slots.iter().find(|s| ascii_name_is(&s.name, name)))
             .ok_or_else(|| {
                 Failure::usage(format!(
@@ -168,23 +150,7 @@ pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
         limit: args.limit,
         ..RunOptions::default()
     };
-    let slots = model
-        .params
-        .iter()
-        .filter_map(|p| {
-            let spec = ir
-                .params
-                .iter()
-                .find(|s| physis_syntax::lexer::normalize_name(&s.name) == p.key)?;
-            Some(ParamSlot {
-                name: p.name.clone(),
-                key: p.key.clone(),
-                dim: p.dim,
-                offset: spec.offset as usize,
-                len: spec.default.len(),
-            })
-        })
-        .collect();
+    let slots = checked.param_slots(index, &ir);
     Ok(Prepared {
         checked,
         index,
