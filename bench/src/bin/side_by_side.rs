@@ -48,7 +48,7 @@ fn main() -> ExitCode {
         };
         Config {
             rounds: a.rounds,
-            min_round_s: 2e-3,
+            min_round_s: 1e-2,
             tolerances: a.tolerances,
             python,
             scipy_repeat: a.scipy_repeat,

@@ -53,10 +53,10 @@ impl Config {
 pub fn run_all(cfg: &Config) -> Result<Vec<Table>, ours::LoadError> {
     let refs = scipy::references();
     let mut tables = vec![a1(cfg, &refs)?, a3(cfg)?, a4(cfg)?];
-    let scipy_rows = match &cfg.python {
-        Some(py) => Some(scipy::run(py, &cfg.tolerances, cfg.scipy_repeat)),
-        None => None,
-    };
+    let scipy_rows = cfg
+        .python
+        .as_ref()
+        .map(|py| scipy::run(py, &cfg.tolerances, cfg.scipy_repeat));
     for problem in [
         Stiff::Robertson,
         Stiff::VanDerPol,
