@@ -1,14 +1,15 @@
 //! Interleaved timing: every contender of a table runs once per round, in turn, so load
 //! changes on the shared machine touch all of them alike; the figure is the median over rounds
 //! of the time per run (a round repeats a fast run enough times to span the timer's grain).
-//! Time is the timing thread's on-CPU time (`/proc/thread-self/schedstat`), so time spent
-//! waiting for a core on the shared machine is not counted; wall time where that is missing.
+//! Time is the timing thread's on-CPU time (`CLOCK_THREAD_CPUTIME_ID` through `cpu-time`), so
+//! time spent waiting for a core on the shared machine is not counted.
 
 use std::hint::black_box;
 use std::time::Instant;
 
+use cpu_time::ThreadTime;
+
 use super::anchors::Outcome;
-use crate::problems::thread_cpu_time;
 
 /// One contender of a table: a name and a closure that does one whole run.
 pub struct Contender<'a> {
@@ -62,15 +63,11 @@ pub fn interleaved(
             if outcomes[i].failure.is_some() {
                 continue;
             }
-            let (wall, cpu) = (Instant::now(), thread_cpu_time());
+            let cpu = ThreadTime::now();
             for _ in 0..reps[i] {
                 outcomes[i] = black_box((c.run)());
             }
-            let spent = match (cpu, thread_cpu_time()) {
-                (Some(a), Some(b)) => b.saturating_sub(a).as_secs_f64(),
-                _ => wall.elapsed().as_secs_f64(),
-            };
-            times[i].push(spent / reps[i] as f64);
+            times[i].push(cpu.elapsed().as_secs_f64() / reps[i] as f64);
         }
     }
     contenders
