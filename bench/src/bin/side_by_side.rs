@@ -1,0 +1,69 @@
+//! Side by side in one process: ours (generated code and the interpreter), diffsol, a
+//! hand-written Dormand–Prince and SciPy (subprocess) on the ODE anchors, with errors against
+//! independent references and time ratios (see `bench/src/side/`).
+//!
+//! `cargo run --release -p bench --bin side_by_side -- [--rounds N] [--quick]
+//!  [--tolerances 1e-6,1e-8,1e-10] [--python bench/.venv/bin/python | --no-scipy]`
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bench::side::{Config, run_all};
+use clap::Parser;
+
+#[derive(Parser)]
+#[command(about = "ODE anchors side by side: ours, diffsol, hand DP5, SciPy; ratios in one run")]
+struct Args {
+    /// Interleaved rounds per table (medians over them).
+    #[arg(long, default_value_t = 15)]
+    rounds: usize,
+    /// One round, tolerance 1e-8, no SciPy (what the test runs; timings meaningless).
+    #[arg(long)]
+    quick: bool,
+    /// Tolerances of the stiff work-precision tables.
+    #[arg(long, value_delimiter = ',', default_values_t = vec![1e-6, 1e-8, 1e-10])]
+    tolerances: Vec<f64>,
+    /// Python with SciPy (default: bench/.venv/bin/python when it exists).
+    #[arg(long)]
+    python: Option<PathBuf>,
+    /// Leave SciPy out.
+    #[arg(long)]
+    no_scipy: bool,
+    /// SciPy solves per row (median).
+    #[arg(long, default_value_t = 3)]
+    scipy_repeat: usize,
+}
+
+fn main() -> ExitCode {
+    let a = Args::parse();
+    let cfg = if a.quick {
+        Config::quick()
+    } else {
+        let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
+        let python = match (a.no_scipy, a.python) {
+            (true, _) => None,
+            (false, Some(p)) => Some(p),
+            (false, None) => venv.exists().then_some(venv),
+        };
+        Config {
+            rounds: a.rounds,
+            min_round_s: 1e-2,
+            tolerances: a.tolerances,
+            python,
+            scipy_repeat: a.scipy_repeat,
+        }
+    };
+    match run_all(&cfg) {
+        Ok(tables) => {
+            for t in tables {
+                println!("{}", t.to_markdown());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
