@@ -127,18 +127,17 @@ pub fn generate(files: &[SourceFile<'_>], options: &Options) -> Result<Generated
                     });
                     continue;
                 }
-                Err(LowerError::NotYetSupported { feature }) => {
-                    return Err(EmitError::NotYetSupported {
-                        file: file.name.to_string(),
-                        model: m.name.clone(),
-                        feature: feature.to_string(),
-                    });
-                }
+                // A refusal is rendered as `physis check` renders it (code, span, hint), so
+                // `physis emit` and a build script report it like every other subcommand.
                 Err(e) => {
-                    return Err(EmitError::Lower {
+                    return Err(EmitError::Check {
                         file: file.name.to_string(),
-                        model: m.name.clone(),
-                        problem: e.to_string(),
+                        rendered: physis_syntax::render::render_text(
+                            &[e.to_diagnostic(m)],
+                            file.name,
+                            file.text,
+                        ),
+                        errors: 1,
                     });
                 }
             };
