@@ -2,6 +2,10 @@
 
 use clap::{Args, Parser, Subcommand};
 
+/// The most requests `--serve` or `--mcp` run at once (`--workers`, docs/protocol.md
+/// Limits): each is a thread with its own stack, started before the first request is read.
+pub const MAX_WORKERS: u16 = 1024;
+
 /// Exact-rational, dimension-checked particle mechanics.
 #[derive(Parser, Debug)]
 #[command(name = "centl-physics", version, about, long_about = None)]
@@ -17,15 +21,19 @@ pub struct Cli {
     pub mcp: bool,
     /// Requests run at once by `--serve` or `--mcp` (default: the number of cores). With one,
     /// JSON Lines replies keep request order; with more, they come as requests finish.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    /// At most 1,024.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_WORKERS)))]
     pub workers: Option<u16>,
 }
 
 impl Cli {
-    /// The worker count in force: `--workers`, else the cores available (at least one).
+    /// The worker count in force: `--workers`, else the cores available (at least one, at
+    /// most [`MAX_WORKERS`]).
     pub fn worker_count(&self) -> usize {
         self.workers.map(usize::from).unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            std::thread::available_parallelism()
+                .map_or(1, std::num::NonZeroUsize::get)
+                .min(usize::from(MAX_WORKERS))
         })
     }
 }

@@ -323,3 +323,45 @@ fn events_runs_the_gas_of_200_spheres_in_a_walled_box_with_exact_energy() {
     }
     assert!(out.contains("\nenergy_delta=0 J\n"), "{out}");
 }
+
+#[test]
+fn workers_are_bounded_like_threads_at_the_edge_and_one_past_it() {
+    let request = "{\"v\":1,\"id\":7,\"action\":\"capabilities\"}\n";
+    for mode in ["--serve", "--mcp"] {
+        for bad in ["0", "1025", "65535"] {
+            let out = cli().args([mode, "--workers", bad]).output().unwrap();
+            assert_eq!(out.status.code(), Some(2), "{mode} --workers {bad}");
+            assert!(out.stdout.is_empty(), "{mode} --workers {bad}");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert!(
+                err.starts_with("error:") && err.contains("--workers"),
+                "{mode} --workers {bad}: {err}"
+            );
+        }
+    }
+    let err = String::from_utf8(
+        cli()
+            .args(["--serve", "--workers", "1025"])
+            .output()
+            .unwrap()
+            .stderr,
+    )
+    .unwrap();
+    assert!(err.contains("1..=1024"), "{err}");
+    // The edge starts its 1,024 workers and answers.
+    let out = cli()
+        .args(["--serve", "--workers", "1024"])
+        .write_stdin(request)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let reply = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        reply.contains("\"id\":7") && reply.contains("\"ok\":true"),
+        "{reply}"
+    );
+}

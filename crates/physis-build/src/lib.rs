@@ -55,7 +55,6 @@ impl std::fmt::Debug for BuildError {
         write!(f, "{self}")?;
         let (file, errors) = match self {
             BuildError::Model(EmitError::Check { file, errors, .. }) => (file, *errors),
-            BuildError::Model(EmitError::Lower { file, .. }) => (file, 1),
             _ => return Ok(()),
         };
         let s = if errors == 1 { "" } else { "s" };
@@ -256,8 +255,23 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), BuildError> {
     Ok(())
 }
 
+/// Reads a model as `physis` does: no further than one byte past the 16 MiB source limit
+/// (PH0009), and bytes that are not UTF-8 are PH0008 at their offset, both rendered like
+/// every other diagnostic.
 fn read(path: &Path) -> Result<String, BuildError> {
-    std::fs::read_to_string(path).map_err(|e| io(path, &e))
+    let bytes = physis_syntax::read_source_bytes(path).map_err(|e| io(path, &e))?;
+    match physis_syntax::decode_source(&bytes) {
+        (text, None) => Ok(text),
+        (text, Some(d)) => {
+            let file = path.display().to_string();
+            let rendered = physis_syntax::render::render_text(&[d], &file, &text);
+            Err(BuildError::Model(EmitError::Check {
+                file,
+                rendered,
+                errors: 1,
+            }))
+        }
+    }
 }
 
 /// Writes only when the content differs, so an unchanged model does not rebuild the crate.

@@ -188,3 +188,53 @@ fn an_empty_folder_or_no_out_dir_is_an_error() {
         .unwrap_err();
     assert!(matches!(missing, BuildError::Io { .. }), "{missing}");
 }
+
+/// `DECAY` followed by a comment, `len` bytes in all.
+fn decay_of_length(len: usize) -> String {
+    let mut text = format!("{DECAY}// ");
+    text.extend(std::iter::repeat_n('x', len - text.len()));
+    text
+}
+
+#[test]
+fn physis_build_applies_the_16_mib_source_limit() {
+    let limit = 16 << 20;
+    let tmp = TempDir::new("size");
+    let model = tmp.write("decay.hph", &decay_of_length(limit));
+    let build = || {
+        Builder::new()
+            .folder(tmp.models())
+            .out_dir(tmp.path())
+            .cargo_instructions(false)
+            .compile()
+    };
+    let out = build().expect("a file of exactly 16 MiB compiles");
+    assert_eq!(out.models, ["Decay"]);
+    std::fs::write(&model, decay_of_length(limit + 1)).unwrap();
+    let shown = format!("{:?}", build().unwrap_err());
+    assert!(
+        shown.starts_with("error[PH0009]") && shown.contains("16777216"),
+        "{shown}"
+    );
+    assert!(shown.contains("decay.hph"), "{shown}");
+}
+
+#[test]
+fn physis_build_gives_a_model_that_is_not_utf8_its_code_and_byte() {
+    let tmp = TempDir::new("utf8");
+    let path = tmp.0.join("models").join("latin1.hph");
+    std::fs::write(&path, b"// caf\xe9\nsimulate S {\n}\n").unwrap();
+    let shown = format!(
+        "{:?}",
+        Builder::new()
+            .folder(tmp.models())
+            .out_dir(tmp.path())
+            .cargo_instructions(false)
+            .compile()
+            .unwrap_err()
+    );
+    assert!(
+        shown.starts_with("error[PH0008]") && shown.contains("byte 6"),
+        "{shown}"
+    );
+}

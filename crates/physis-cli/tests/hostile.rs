@@ -223,6 +223,49 @@ fn model_of_length(len: usize) -> Vec<u8> {
 }
 
 #[test]
+fn physis_emit_prints_its_ph_code_first() {
+    let dir = scratch("emit-code");
+    let cases = [
+        (
+            "adaptive_stochastic.hph",
+            "PH0114",
+            "scheme ad <1> {\n  next ≔ y + h·f(t, y) + g(t, y)·dW\n  error ≔ h·f(t, y)\n}\n\
+             simulate Walk {\n  param γ : Frequency = 1 Hz\n  param σ : Velocity = 1 m/s\n  \
+             state v : Velocity = 0 m/s\n  noise w\n  law v' = −γ·v + σ·√γ·w\n  \
+             integrate ad tolerance 1e-6\n  stop when t ≥ 1 s\n}\n",
+        ),
+        (
+            "euler_maruyama_without_noise.hph",
+            "PH0114",
+            "simulate S {\n  state v : Velocity = 0 m/s\n  law v' = 1 m/s²\n  \
+             integrate eulerMaruyama step 1 ms\n  stop when t ≥ 1 s\n}\n",
+        ),
+        (
+            "checker_error.hph",
+            "PH0101",
+            "simulate S {\n  state x : Length = 1 m\n  stop when t ≥ 1 s\n}\n",
+        ),
+    ];
+    for (file, code, text) in cases {
+        let path = dir.join(file);
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        let (check, check_err) = physis(&["check", path]);
+        let (emit, emit_err) = physis(&["emit", path]);
+        assert_eq!((check, emit), (1, 1), "{file}: {check_err}\n{emit_err}");
+        // The same first line and location as `physis check`: the code comes first.
+        assert!(
+            emit_err.starts_with(&format!("error[{code}]")),
+            "{file}: {emit_err}"
+        );
+        assert_eq!(emit_err.lines().next(), check_err.lines().next(), "{file}");
+        assert!(location(&emit_err).is_some(), "{file}: {emit_err}");
+        assert_eq!(location(&emit_err), location(&check_err), "{file}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn source_size_limit_at_its_edge_and_one_past_it() {
     let dir = scratch("size");
     let limit = 16 << 20;
@@ -332,17 +375,14 @@ fn a_lagrangian_past_the_derivation_limit_is_refused_before_work() {
     for cmd in ["check", "run", "derive", "emit"] {
         let (code, err) = physis(&[cmd, big.to_str().unwrap()]);
         assert_eq!(code, 1, "{cmd}: {err}");
-        // `emit` names the file and simulation first, then the diagnostic's first line.
         assert!(
-            err.contains("error[PH0121]") && err.contains("limit of 1000000"),
+            err.starts_with("error[PH0121]") && err.contains("limit of 1000000"),
             "{cmd}: {err}"
         );
-        if cmd != "emit" {
-            assert!(
-                location(&err).is_some_and(|l| l.ends_with(":20:16")),
-                "{err}"
-            );
-        }
+        assert!(
+            location(&err).is_some_and(|l| l.ends_with(":20:16")),
+            "{cmd}: {err}"
+        );
     }
     // 150 coordinates are derived and run.
     let small = dir.join("small.hph");

@@ -1,5 +1,6 @@
 //! Why source could not be generated.
 
+use physis_syntax::Code;
 use thiserror::Error;
 
 /// A problem generating one model from its IR (a construct this back end does not emit).
@@ -22,11 +23,23 @@ pub enum GenError {
     },
 }
 
-/// Why a file of models could not be turned into Rust.
+impl GenError {
+    /// PH0120 for a construct not generated yet; PH0122 for a fault of the generator.
+    pub fn code(&self) -> Code {
+        match self {
+            GenError::Unsupported { .. } => Code::NotYetSupported,
+            GenError::Input { .. } => Code::Internal,
+        }
+    }
+}
+
+/// Why a file of models could not be turned into Rust. Each message starts with its code
+/// (`error[PHxxxx]`), as every `physis` refusal does.
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
 pub enum EmitError {
-    /// The file has errors: `rendered` is what `physis check` prints for it.
+    /// The file has errors, or lowering refuses one of its models: `rendered` is what
+    /// `physis check` prints for it.
     #[error("{rendered}")]
     Check {
         /// The file's name as given.
@@ -36,29 +49,8 @@ pub enum EmitError {
         /// Number of errors among them.
         errors: usize,
     },
-    /// A model uses a feature the IR cannot lower yet.
-    #[error("{file}: simulation `{model}`: {feature} cannot be compiled to Rust yet")]
-    NotYetSupported {
-        /// The file.
-        file: String,
-        /// The simulation.
-        model: String,
-        /// The feature.
-        feature: String,
-    },
-    /// Lowering to IR refused the model: `rendered` is its diagnostic (PH0121, PH0122 or
-    /// the symbolic layer's code) as `physis check` prints it.
-    #[error("{rendered}")]
-    Lower {
-        /// The file.
-        file: String,
-        /// The simulation.
-        model: String,
-        /// The diagnostic, rendered like rustc.
-        rendered: String,
-    },
     /// The generator could not emit the model.
-    #[error("{file}: simulation `{model}`: {source}")]
+    #[error("error[{}]: {file}: simulation `{model}`: {source}", .source.code())]
     Generate {
         /// The file.
         file: String,
@@ -68,7 +60,10 @@ pub enum EmitError {
         source: GenError,
     },
     /// Two simulations would generate types of the same name.
-    #[error("simulation `{name}` is declared in {first} and again in {second}")]
+    #[error(
+        "error[{}]: simulation `{name}` is declared in {first} and again in {second}",
+        Code::DuplicateSimulation
+    )]
     Duplicate {
         /// The generated type name.
         name: String,
@@ -78,7 +73,10 @@ pub enum EmitError {
         second: String,
     },
     /// The generated tokens did not parse back as Rust (a bug in the generator).
-    #[error("generated code for `{model}` is not valid Rust: {problem}")]
+    #[error(
+        "error[{}]: generated code for `{model}` is not valid Rust: {problem}",
+        Code::Internal
+    )]
     Syntax {
         /// The simulation (or `file` for the whole output).
         model: String,

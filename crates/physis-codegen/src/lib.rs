@@ -120,28 +120,21 @@ pub fn generate(files: &[SourceFile<'_>], options: &Options) -> Result<Generated
                 Err(Refused {
                     error: LowerError::NotYetSupported { feature },
                     ..
-                }) => {
-                    let (file, model) = (file.name.to_string(), checked.model(index).name.clone());
-                    let feature = feature.to_string();
-                    if options.skip_unsupported {
-                        skipped.push(Skipped {
-                            file,
-                            model,
-                            feature,
-                        });
-                        continue;
-                    }
-                    return Err(EmitError::NotYetSupported {
-                        file,
-                        model,
-                        feature,
-                    });
-                }
-                Err(refused) => {
-                    return Err(EmitError::Lower {
+                }) if options.skip_unsupported => {
+                    skipped.push(Skipped {
                         file: file.name.to_string(),
                         model: checked.model(index).name.clone(),
+                        feature: feature.to_string(),
+                    });
+                    continue;
+                }
+                // A refusal is rendered as `physis check` renders it (code, span, hint), so
+                // `physis emit` and a build script report it like every other subcommand.
+                Err(refused) => {
+                    return Err(EmitError::Check {
+                        file: file.name.to_string(),
                         rendered: refused.rendered,
+                        errors: 1,
                     });
                 }
             };

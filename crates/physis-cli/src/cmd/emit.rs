@@ -26,8 +26,9 @@ pub fn run(args: &Args) -> ExitCode {
             eprint!("{rendered}");
             ExitCode::FAILURE
         }
+        // Every other refusal's message starts with its code, `error[PHxxxx]: `.
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("{e}");
             ExitCode::FAILURE
         }
     }
