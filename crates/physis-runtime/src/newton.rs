@@ -56,6 +56,40 @@ pub(crate) enum Scale<'a> {
     Own,
     /// `tol·(1 + |y|)/h`: the unknown is a rate whose update moves the state by `h` times it.
     Rate { y: &'a [f64], h: f64 },
+    /// The adaptive step's own error weights (`crate::control::error_norm`), so Newton's
+    /// error is measured as the step's is, in every slot: `atol_i + rtol·max(|y_i|, |z_i|)`
+    /// with `z` the state the unknown stands for (the iterate itself, or `y + h·x` for a
+    /// rate, whose update then counts `h` times). A slot with both zero (a state still
+    /// exactly at zero) falls back to `rtol·(1 + |z_i|)`.
+    Weighted {
+        y: &'a [f64],
+        atol: &'a [f64],
+        /// `Some(h)` when the unknown is a rate.
+        rate: Option<f64>,
+    },
+}
+
+impl Scale<'_> {
+    /// The weight of slot `i` at iterate value `x`, for tolerance `tol`.
+    #[inline]
+    fn weight(&self, i: usize, x: f64, tol: f64) -> f64 {
+        match *self {
+            Scale::Own => tol * (1.0 + x.abs()),
+            Scale::Rate { y, h } => tol * (1.0 + y[i].abs()) / h,
+            Scale::Weighted { y, atol, rate } => {
+                let (z, h) = match rate {
+                    Some(h) => (y[i] + h * x, h),
+                    None => (x, 1.0),
+                };
+                let w = atol[i] + tol * y[i].abs().max(z.abs());
+                if w > 0.0 {
+                    w / h
+                } else {
+                    tol * (1.0 + z.abs()) / h
+                }
+            }
+        }
+    }
 }
 
 /// Iterations per Jacobian before refreshing it.
@@ -66,6 +100,9 @@ const MAX_JACOBIANS: usize = 3;
 const DIVERGING: f64 = 2.0;
 /// Converged when the weighted RMS of the update is below this (weights `tol·(1 + |x|)`).
 const CONVERGED: f64 = 1e-2;
+/// Largest contraction rate of the last solve at which the kept Jacobian may serve the next
+/// step (rescaled to its step size); a slower one forms a fresh Jacobian.
+const KEEP_JACOBIAN: f64 = 0.1;
 
 /// Rows of the Jacobian with nothing off the diagonal (nodes a Dirichlet boundary pins:
 /// their rate is masked to zero). Their columns are cleared from the other rows before
@@ -152,6 +189,10 @@ enum Linear {
         piv: Vec<usize>,
         /// Step size of the kept factorisation, if one is kept.
         kept: Option<f64>,
+        /// The last Jacobian formed, before pinning and factorising, and the step size it
+        /// was formed at: rescaled to later step sizes (see [`Newton::rescale`]).
+        raw: DenseMatrix,
+        raw_h: Option<f64>,
     },
     Sparse {
         jac: SparseMatrix,
@@ -159,6 +200,19 @@ enum Linear {
         /// Step size of the kept factorisation, if one is kept.
         kept: Option<f64>,
     },
+}
+
+/// What a solve may take over from the solves before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reuse {
+    /// Nothing: a fresh Jacobian.
+    Nothing,
+    /// The kept factorisation when it is for the same step size.
+    Factorisation,
+    /// The kept factorisation for the same step size, else the last dense Jacobian
+    /// rescaled to this step size and factorised anew; a fresh Jacobian only when Newton
+    /// with it fails or contracts too slowly.
+    Jacobian,
 }
 
 /// How the rate evaluations of a solve are counted.
@@ -172,6 +226,10 @@ pub(crate) struct Cost<'a> {
 /// Buffers for a simplified Newton iteration (one Jacobian reused across iterations).
 #[derive(Debug)]
 pub(crate) struct Newton {
+    /// Jacobians formed (the model's or by finite differences) since the run started.
+    pub jacobians: u64,
+    /// LU factorisations since the run started.
+    pub factorisations: u64,
     lin: Linear,
     pinned: Pinned,
     form: ResidualForm,
@@ -180,6 +238,8 @@ pub(crate) struct Newton {
     delta: Vec<f64>,
     /// The starting guess, to start again when a kept factorisation fails.
     guess: Vec<f64>,
+    /// The last solve converged with every contraction rate below [`KEEP_JACOBIAN`].
+    fast: bool,
     /// Perturbed iterate for finite-difference Jacobians.
     probe: Vec<f64>,
 }
@@ -188,10 +248,14 @@ impl Newton {
     /// Dense Newton of order `n`.
     pub fn new(n: usize) -> Self {
         Self {
+            jacobians: 0,
+            factorisations: 0,
             lin: Linear::Dense {
                 jac: DenseMatrix::zeros(n),
                 piv: vec![0; n],
                 kept: None,
+                raw: DenseMatrix::zeros(n),
+                raw_h: None,
             },
             form: ResidualForm::General,
             pinned: Pinned::default(),
@@ -199,6 +263,7 @@ impl Newton {
             r2: vec![0.0; n],
             delta: vec![0.0; n],
             guess: Vec::new(),
+            fast: false,
             probe: Vec::new(),
         }
     }
@@ -207,6 +272,8 @@ impl Newton {
     pub fn sparse(pattern: Arc<SparsePattern>) -> Self {
         let n = pattern.n();
         Self {
+            jacobians: 0,
+            factorisations: 0,
             lin: Linear::Sparse {
                 lu: SparseLu::new(&pattern),
                 jac: SparseMatrix::zeros(pattern),
@@ -218,6 +285,7 @@ impl Newton {
             r2: vec![0.0; n],
             delta: vec![0.0; n],
             guess: Vec::new(),
+            fast: false,
             probe: vec![0.0; n],
         }
     }
@@ -245,34 +313,48 @@ impl Newton {
     }
 
     /// Solves `residual(next) = 0` starting from the guess in `next`. Returns whether it
-    /// converged; `evals` counts rate evaluations (`per_residual` per residual call).
+    /// converged; `evals` counts rate evaluations (`per_residual` per residual call). With
+    /// `atol` (an adaptive step's absolute tolerances) convergence is measured in the step's
+    /// error weights, else beside the iterate.
     pub fn solve<M: Model + ?Sized>(
         &mut self,
         model: &mut M,
         args: &StepArgs<'_>,
         next: &mut [f64],
-        tol: f64,
+        (tol, atol): (f64, Option<&[f64]>),
         per_residual: u64,
         evals: &mut u64,
     ) -> bool {
-        let reuse = matches!(self.lin, Linear::Sparse { .. });
+        let reuse = if matches!(self.lin, Linear::Sparse { .. }) {
+            Reuse::Factorisation
+        } else {
+            Reuse::Nothing
+        };
         let mut sys = Whole { model, args };
         let cost = Cost {
             per_residual,
             evals,
         };
-        self.solve_system(&mut sys, args.h, next, (tol, Scale::Own), reuse, cost)
+        let scale = match atol {
+            Some(atol) => Scale::Weighted {
+                y: args.y,
+                atol,
+                rate: None,
+            },
+            None => Scale::Own,
+        };
+        self.solve_system(&mut sys, args.h, next, (tol, scale), reuse, cost)
     }
 
-    /// Solves `sys` from the guess in `x` for a step of size `h`. With `reuse`, a kept
-    /// factorisation for this `h` is tried first (then a fresh one from the same guess).
+    /// Solves `sys` from the guess in `x` for a step of size `h`. What `reuse` allows is
+    /// tried first, then a fresh Jacobian from the same guess.
     pub(crate) fn solve_system<S: System + ?Sized>(
         &mut self,
         sys: &mut S,
         h: f64,
         x: &mut [f64],
         (tol, scale): (f64, Scale<'_>),
-        reuse: bool,
+        reuse: Reuse,
         cost: Cost<'_>,
     ) -> bool {
         let Cost {
@@ -289,7 +371,10 @@ impl Newton {
             }
             _ => {}
         }
-        if reuse && self.kept_for(h) {
+        if reuse == Reuse::Jacobian && !self.kept_for(h) && self.fast {
+            self.rescale(h);
+        }
+        if reuse != Reuse::Nothing && self.kept_for(h) {
             self.guess.clear();
             self.guess.extend_from_slice(x);
             if self.iterate(sys, x, (tol, scale), per_residual, evals) == Some(true) {
@@ -310,6 +395,36 @@ impl Newton {
         false
     }
 
+    /// Factorises the kept dense Jacobian rescaled from its step size `h₀` to `h`:
+    /// `I + (h/h₀)·(A − I)`, exact for a residual `x − φ(h·g(x))` whose Jacobian is
+    /// `I − c·h·J` (an implicit stage, `next` of a one-step scheme); for any other, an
+    /// approximation the convergence test judges like any simplified Newton's matrix.
+    fn rescale(&mut self, h: f64) {
+        let Linear::Dense {
+            jac,
+            piv,
+            kept,
+            raw,
+            raw_h: Some(h0),
+        } = &mut self.lin
+        else {
+            return;
+        };
+        let (n, ratio) = (raw.n(), h / *h0);
+        for (k, (a, r)) in jac
+            .as_mut_slice()
+            .iter_mut()
+            .zip(raw.as_slice())
+            .enumerate()
+        {
+            let d = if k % (n + 1) == 0 { 1.0 } else { 0.0 };
+            *a = d + ratio * (r - d);
+        }
+        self.pinned.dense(jac);
+        self.factorisations += 1;
+        *kept = jac.lu_in_place(piv).then_some(h);
+    }
+
     /// Forms and factorises the Jacobian at `next`.
     fn factor<S: System + ?Sized>(
         &mut self,
@@ -320,6 +435,8 @@ impl Newton {
         evals: &mut u64,
     ) -> bool {
         let n = next.len();
+        self.jacobians += 1;
+        self.factorisations += 1;
         let Self {
             lin,
             pinned,
@@ -330,7 +447,13 @@ impl Newton {
             ..
         } = self;
         match lin {
-            Linear::Dense { jac, piv, kept } => {
+            Linear::Dense {
+                jac,
+                piv,
+                kept,
+                raw,
+                raw_h,
+            } => {
                 *kept = None;
                 // Jacobian at the current iterate: the model's, or finite differences.
                 if !sys.jacobian(next, jac) {
@@ -349,6 +472,8 @@ impl Newton {
                         }
                     }
                 }
+                raw.as_mut_slice().copy_from_slice(jac.as_slice());
+                *raw_h = Some(h);
                 pinned.dense(jac);
                 let ok = jac.lu_in_place(piv);
                 if ok {
@@ -436,6 +561,11 @@ impl Newton {
     ) -> Option<bool> {
         let n = next.len();
         let mut last = f64::INFINITY;
+        let mut slowest = 0.0f64;
+        // In a step's error weights the error left is judged from the contraction rate θ
+        // (Hairer & Wanner, Solving ODEs II, §IV.8): `θ/(1 − θ)·‖δ‖`, not `‖δ‖` alone.
+        let weighted = matches!(scale, Scale::Weighted { .. });
+        self.fast = false;
         for _ in 0..ITER_PER_JACOBIAN {
             sys.residual(next, &mut self.r);
             *evals += per_residual;
@@ -446,17 +576,21 @@ impl Newton {
             let mut s = 0.0;
             for (i, (x, d)) in next.iter_mut().zip(&self.delta).enumerate() {
                 *x += d;
-                let w = match scale {
-                    Scale::Own => tol * (1.0 + x.abs()),
-                    Scale::Rate { y, h } => tol * (1.0 + y[i].abs()) / h,
-                };
-                s += (d / w).powi(2);
+                s += (d / scale.weight(i, *x, tol)).powi(2);
             }
             let size = if n == 0 { 0.0 } else { (s / n as f64).sqrt() };
             if !size.is_finite() {
                 return None;
             }
-            if size <= CONVERGED {
+            let theta = size / last;
+            slowest = slowest.max(theta);
+            let left = if weighted && theta < 1.0 {
+                size * theta / (1.0 - theta)
+            } else {
+                size
+            };
+            if size <= CONVERGED && left <= CONVERGED {
+                self.fast = slowest <= KEEP_JACOBIAN;
                 return Some(true);
             }
             if size >= DIVERGING * last {

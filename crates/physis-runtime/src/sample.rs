@@ -74,6 +74,10 @@ pub struct Stats {
     pub evaluations: u64,
     /// Event firings.
     pub events: u64,
+    /// Jacobians an implicit scheme's Newton formed (zero for an explicit scheme).
+    pub jacobians: u64,
+    /// LU factorisations an implicit scheme's Newton made (zero for an explicit scheme).
+    pub factorisations: u64,
     /// Samples delivered.
     pub samples: u64,
 }

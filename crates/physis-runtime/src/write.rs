@@ -223,6 +223,8 @@ impl Serialize for Summary<'_> {
         m.serialize_field("rejected", &self.end.stats.rejections)?;
         m.serialize_field("evaluations", &self.end.stats.evaluations)?;
         m.serialize_field("events", &self.end.stats.events)?;
+        m.serialize_field("jacobians", &self.end.stats.jacobians)?;
+        m.serialize_field("factorisations", &self.end.stats.factorisations)?;
         m.serialize_field("final", &Final(self.info, self.end))?;
         m.end()
     }

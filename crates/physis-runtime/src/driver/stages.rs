@@ -6,7 +6,7 @@
 use crate::info::{StageInfo, StageKind};
 use crate::matrix::DenseMatrix;
 use crate::model::{Model, StepArgs};
-use crate::newton::{Cost, Newton, Scale, System};
+use crate::newton::{Cost, Newton, Reuse, Scale, System};
 use crate::sparse::SparseMatrix;
 
 /// The residual of one implicit stage, given the stages solved before it.
@@ -50,14 +50,16 @@ impl Stages {
     }
 
     /// Solves every stage of the step `args` in order. False when one does not converge
-    /// (the driver then cuts the step).
+    /// (the driver then cuts the step). With `atol` (an adaptive step's absolute
+    /// tolerances, `tol` its relative one) Newton's convergence is measured in the step's
+    /// error weights; a state-sized stage of another kind keeps the test beside itself.
     pub fn solve<M: Model + ?Sized>(
         &mut self,
         model: &mut M,
         newton: &mut Newton,
         args: &StepArgs<'_>,
         stages: &[StageInfo],
-        tol: f64,
+        (tol, atol): (f64, Option<&[f64]>),
         evals: &mut u64,
     ) -> bool {
         let n = self.n;
@@ -78,8 +80,18 @@ impl Stages {
                 Some(i) => k.copy_from_slice(&done[i * n..(i + 1) * n]),
                 None => base(k),
             }
-            let scale = match st.kind {
-                StageKind::Rate => Scale::Rate {
+            let scale = match (st.kind, atol) {
+                (StageKind::Rate, Some(atol)) => Scale::Weighted {
+                    y: args.y,
+                    atol,
+                    rate: Some(args.h),
+                },
+                (StageKind::State, Some(atol)) => Scale::Weighted {
+                    y: args.y,
+                    atol,
+                    rate: None,
+                },
+                (StageKind::Rate, None) => Scale::Rate {
                     y: args.y,
                     h: args.h,
                 },
@@ -96,8 +108,11 @@ impl Stages {
                 per_residual: per,
                 evals: &mut *evals,
             };
-            // Later stages of the step try the factorisation the first one formed.
-            let mut ok = newton.solve_system(&mut sys, args.h, k, (tol, scale), j > 0, cost);
+            // Simplified Newton across stages and steps: the kept factorisation while `h`
+            // stays, else the kept Jacobian refactorised for this `h`; a fresh one only
+            // when that fails or contracts too slowly.
+            let reuse = Reuse::Jacobian;
+            let mut ok = newton.solve_system(&mut sys, args.h, k, (tol, scale), reuse, cost);
             if !ok && prev.is_some() {
                 // The predictor led Newton astray: start again from the plain one.
                 base(k);
@@ -105,7 +120,8 @@ impl Stages {
                     per_residual: per,
                     evals: &mut *evals,
                 };
-                ok = newton.solve_system(&mut sys, args.h, k, (tol, scale), false, cost);
+                let reuse = Reuse::Nothing;
+                ok = newton.solve_system(&mut sys, args.h, k, (tol, scale), reuse, cost);
             }
             if !ok || !k.iter().all(|v| v.is_finite()) {
                 return false;

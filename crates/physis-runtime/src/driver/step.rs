@@ -11,6 +11,8 @@ use crate::sample::{SampleKind, SampleSink};
 
 /// Smallest step, relative to `|t|`: below it `t + h` no longer resolves the step.
 const MIN_STEP_REL: f64 = 16.0 * f64::EPSILON;
+/// Largest growth of `h` a scheme with implicit stages forgoes to keep its factorisation.
+const KEEP_STEP: f64 = 1.2;
 /// Zeno resolution, relative to `|t|`: an event firing again this close to its previous
 /// firing means the events accumulate (≈ 1.4e-14·|t|).
 const ZENO_REL: f64 = 64.0 * f64::EPSILON;
@@ -57,12 +59,16 @@ impl<M: Model> Simulation<M> {
             stages,
             stats,
             cfg,
+            tolerances,
             ..
         } = self;
         let sch = &info.scheme;
         let args = StepArgs { t, h, y, f0: f, dw };
+        // An adaptive step's Newton converges in the step's own error weights.
+        let atol = sch.adaptive.then(|| tolerances.atol());
+        let tol = (cfg.tolerance, atol);
         if let (Some(newton), Some(stages)) = (newton.as_mut(), stages) {
-            let (tol, evals) = (cfg.tolerance, &mut stats.evaluations);
+            let evals = &mut stats.evaluations;
             if !stages.solve(model, newton, &args, &sch.implicit_stages, tol, evals) {
                 return Attempt::NewtonFailed;
             }
@@ -79,14 +85,7 @@ impl<M: Model> Simulation<M> {
             // off on a stiff problem at a large step and can lead to a non-physical root.
             ynew.copy_from_slice(y);
             let per = u64::from(sch.residual_evals);
-            if !newton.solve(
-                model,
-                &args,
-                ynew,
-                cfg.tolerance,
-                per,
-                &mut stats.evaluations,
-            ) {
+            if !newton.solve(model, &args, ynew, tol, per, &mut stats.evaluations) {
                 return Attempt::NewtonFailed;
             }
             if sch.adaptive {
@@ -151,6 +150,10 @@ impl<M: Model> Simulation<M> {
                 return self.finish(sink, Self::diverged(cause), t, Src::Current);
             }
             let ok = matches!(self.attempt(t, h), Attempt::Done);
+            if let Some(newton) = &self.newton {
+                self.stats.jacobians = newton.jacobians;
+                self.stats.factorisations = newton.factorisations;
+            }
             if ok && !adaptive {
                 break;
             }
@@ -162,8 +165,13 @@ impl<M: Model> Simulation<M> {
                 f64::INFINITY
             };
             if ok && e <= 1.0 {
-                self.h =
-                    (h * step_factor(e, self.info.scheme.order, growth)).min(self.cfg.max_step);
+                let mut factor = step_factor(e, self.info.scheme.order, growth);
+                if self.stages.is_some() && (1.0..=KEEP_STEP).contains(&factor) {
+                    // A small growth is not worth a new factorisation: Newton keeps its
+                    // LU while `h` stays (Hairer & Wanner, Solving ODEs II, §IV.8).
+                    factor = 1.0;
+                }
+                self.h = (h * factor).min(self.cfg.max_step);
                 break;
             }
             self.stats.rejections += 1;
