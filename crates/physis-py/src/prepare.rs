@@ -5,7 +5,7 @@
 use physis_ir::IrModel;
 use physis_runtime::RunOptions;
 use physis_syntax::Code;
-use units::{Dimension, parse_unit};
+use units::{Dimension, ReadError};
 
 use crate::error::Failure;
 
@@ -129,71 +129,15 @@ pub fn quantities(text: &str, dim: Dimension, what: &str) -> Result<Vec<f64>, Fa
     }
 }
 
-/// Reads one `50 m/s` (or a bare number for a dimensionless value) as an SI value.
+/// Reads one `50 m/s` (or a bare number for a dimensionless value) as an SI value, by the
+/// rule the CLI's `--set` uses (`units::read_si`), each failure with its code.
 pub fn quantity(text: &str, dim: Dimension, what: &str) -> Result<f64, Failure> {
-    let text = text.trim();
-    let split = number_prefix_len(text);
-    let (number, unit) = text.split_at(split);
-    let value: f64 = number.parse().map_err(|_| {
-        Failure::physis(
-            Code::BadArgument,
-            format!("{what}: `{text}` does not start with a number"),
-        )
-    })?;
-    let unit = unit.trim();
-    let (scale, unit_dim) = if unit.is_empty() {
-        (1.0, Dimension::NONE)
-    } else {
-        let u = parse_unit(unit)
-            .map_err(|e| Failure::physis(Code::UnknownUnit, format!("{what}: {e}")))?;
-        (u.scale_f64(), u.dim())
-    };
-    if unit_dim != dim {
-        let hint = if unit.is_empty() {
-            " (write the value with its unit)"
-        } else {
-            ""
+    units::read_si(text, dim).map_err(|e| {
+        let code = match &*e {
+            ReadError::Unit { .. } => Code::UnknownUnit,
+            ReadError::WrongDimension { .. } => Code::WrongDimension,
+            _ => Code::BadArgument,
         };
-        return Err(Failure::physis(
-            Code::WrongDimension,
-            format!(
-                "{what}: `{text}` is {}, expected {}{hint}",
-                units::describe(&unit_dim),
-                units::describe(&dim)
-            ),
-        ));
-    }
-    let si = value * scale;
-    if !si.is_finite() {
-        return Err(Failure::physis(
-            Code::BadArgument,
-            format!("{what}: `{text}` is not a finite number in SI"),
-        ));
-    }
-    Ok(si)
-}
-
-/// Length of the leading decimal number (sign, digits, point, exponent) of `text`.
-fn number_prefix_len(text: &str) -> usize {
-    let b = text.as_bytes();
-    let mut i = 0;
-    if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
-        i += 1;
-    }
-    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
-        i += 1;
-    }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        let mut j = i + 1;
-        if j < b.len() && (b[j] == b'-' || b[j] == b'+') {
-            j += 1;
-        }
-        if j < b.len() && b[j].is_ascii_digit() {
-            while j < b.len() && b[j].is_ascii_digit() {
-                j += 1;
-            }
-            i = j;
-        }
-    }
-    i
+        Failure::physis(code, format!("{what}: {e}"))
+    })
 }

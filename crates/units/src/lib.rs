@@ -12,6 +12,7 @@ mod exponent;
 mod kind;
 mod parse;
 mod quantity;
+mod reading;
 mod unit;
 
 pub use dimension::{Base, Dimension, describe};
@@ -25,6 +26,7 @@ pub mod dims {
 }
 pub use parse::{MAX_UNIT_FACTOR_BITS, MAX_UNIT_POWER};
 pub use quantity::Quantity;
+pub use reading::{ReadError, number_prefix_len, read_si};
 pub use unit::{Unit, is_unit_symbol, parse_unit};
 
 /// Every catalog symbol (without prefixes), for listings and completion.

@@ -11,12 +11,13 @@
 //! adds (or, without a file, prints instead) one row per member.
 
 use super::Failure;
-use super::prepare::{Prepared, RunArgs, number_prefix_len, prepare, quantity_scalar};
+use super::prepare::{Prepared, RunArgs, prepare, quantity_scalar};
 use super::progress::Progress;
 use physis_ir::{LaneProgram, TapeModel, lanes::WIDTH};
 use physis_runtime::{Ensemble, EnsembleError, EnsembleResult, LaneKernel, ParamSet, Sweep};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use units::number_prefix_len;
 
 /// Most worker threads `--threads` may ask for (docs/limits.md).
 pub const MAX_THREADS: usize = 1024;

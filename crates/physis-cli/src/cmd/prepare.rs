@@ -6,7 +6,7 @@ use physis_ir::front::{Checked, ParamSlot, SelectError};
 use physis_ir::{IrModel, TapeModel};
 use physis_runtime::RunOptions;
 use std::path::PathBuf;
-use units::{Dimension, parse_unit};
+use units::Dimension;
 
 /// The options every running subcommand takes.
 #[derive(clap::Args, Debug, Clone)]
@@ -224,72 +224,9 @@ fn apply_set(
     Ok(())
 }
 
-/// Reads `50 m/s`, `70 deg`, `0.5` as an SI value of dimension `dim`.
+/// Reads `50 m/s`, `70 deg`, `0.5` as an SI value of dimension `dim` (`units::read_si`).
 pub fn quantity_scalar(text: &str, dim: Dimension, what: &str) -> Result<f64, Failure> {
-    let text = text.trim();
-    let split = number_prefix_len(text);
-    let (number, unit) = text.split_at(split);
-    let value: f64 = number.parse().map_err(|_| {
-        Failure::usage(format!(
-            "error: {what}: `{text}` does not start with a number"
-        ))
-    })?;
-    if !value.is_finite() {
-        return Err(Failure::usage(format!(
-            "error: {what}: `{text}` is not a finite number"
-        )));
-    }
-    let unit = unit.trim();
-    let (scale, unit_dim) = if unit.is_empty() {
-        (1.0, Dimension::NONE)
-    } else {
-        let u = parse_unit(unit).map_err(|e| Failure::usage(format!("error: {what}: {e}")))?;
-        (u.scale_f64(), u.dim())
-    };
-    if unit_dim != dim {
-        let hint = if unit.is_empty() {
-            " (write the value with its unit)"
-        } else {
-            ""
-        };
-        return Err(Failure::usage(format!(
-            "error: {what}: `{text}` is {}, expected {}{hint}",
-            units::describe(&unit_dim),
-            units::describe(&dim)
-        )));
-    }
-    let si = value * scale;
-    if !si.is_finite() {
-        return Err(Failure::usage(format!(
-            "error: {what}: `{text}` is beyond the range of a 64-bit float once converted to SI"
-        )));
-    }
-    Ok(si)
-}
-
-/// Length of the leading decimal number (sign, digits, point, exponent) of `text`.
-pub fn number_prefix_len(text: &str) -> usize {
-    let b = text.as_bytes();
-    let mut i = 0;
-    if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
-        i += 1;
-    }
-    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
-        i += 1;
-    }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        let mut j = i + 1;
-        if j < b.len() && (b[j] == b'-' || b[j] == b'+') {
-            j += 1;
-        }
-        if j < b.len() && b[j].is_ascii_digit() {
-            while j < b.len() && b[j].is_ascii_digit() {
-                j += 1;
-            }
-            i = j;
-        }
-    }
-    i
+    units::read_si(text, dim).map_err(|e| Failure::usage(format!("error: {what}: {e}")))
 }
 
 /// True when `typed` is the ASCII spelling the generated Rust API uses for `name`

@@ -79,7 +79,15 @@ impl EnsemblePart {
             put_f64s(&mut w, &r.end.state);
             put_f64s(&mut w, &r.end.observe);
             let s = &r.end.stats;
-            for n in [s.steps, s.rejections, s.evaluations, s.events, s.samples] {
+            for n in [
+                s.steps,
+                s.rejections,
+                s.evaluations,
+                s.events,
+                s.jacobians,
+                s.factorisations,
+                s.samples,
+            ] {
                 put_u64(&mut w, n);
             }
             put_u64(&mut w, m.ks.len() as u64);
@@ -119,6 +127,8 @@ impl EnsemblePart {
                 rejections: r.u64()?,
                 evaluations: r.u64()?,
                 events: r.u64()?,
+                jacobians: r.u64()?,
+                factorisations: r.u64()?,
                 samples: r.u64()?,
             };
             let nk = r.len(8)?;
