@@ -190,6 +190,17 @@ fn check_reports_what_run_refuses_at_lowering_with_the_same_code_and_span() {
              field u : Temperature = 0 K\n  law u' = 1 K/s\n  stop when t ≥ 1 s\n}\n",
         ),
         (
+            // Found by the long fuzz campaign (seed 2026121600, hph): a grid model's scheme
+            // that overclaims its stability radius passed `check` and was refused by `run`.
+            "grid_scheme_overclaims_its_stability.hph",
+            "PH0105",
+            "scheme heun stable 1e9 {\n  k₁ ≔ f(t, y)\n  k₂ ≔ f(t + h, y + h·k₁)\n  \
+             next ≔ y + h/2·(k₁ + k₂)\n}\n\
+             simulate S {\n  grid (x) : Length[10] from 0 m to 1 m\n  \
+             field u : Temperature = 0 K\n  law u' = 1 K/s\n  integrate heun step 1 ms\n  \
+             stop when t ≥ 1 s\n}\n",
+        ),
+        (
             "grid_beyond_the_node_limit.hph",
             "PH0118",
             "simulate S {\n  grid (x, y) : Length[100000, 100000] from 0 m to 1 m\n  \

@@ -146,7 +146,7 @@ impl Checked {
     }
 
     /// When the file checks clean, lowers every simulation without a grid (see
-    /// [`check_and_lower`]).
+    /// [`check_and_lower`]) and the scheme of every simulation with one.
     pub fn lower_unless_grid(&mut self) {
         if self.has_errors() {
             return;
@@ -154,6 +154,12 @@ impl Checked {
         for index in 0..self.program.models.len() {
             if self.program.models[index].grid.is_none() {
                 self.lower_once(index);
+            } else if let Err(e) =
+                crate::lower::scheme_def(&self.program.models[index].integrate.scheme)
+            {
+                // A grid model's scheme costs nothing per node to lower, and what it refuses
+                // (a `stable` its own text does not have) `run` would refuse too.
+                self.lowered[index] = Lowering::Refused(e);
             }
         }
     }
@@ -175,6 +181,11 @@ impl Checked {
                 .lowered
                 .iter()
                 .any(|l| matches!(l, Lowering::Refused(_)))
+    }
+
+    /// Whether a lowering done so far refused the simulation at `index`.
+    pub fn is_refused(&self, index: usize) -> bool {
+        matches!(self.lowered.get(index), Some(Lowering::Refused(_)))
     }
 
     /// The checker's diagnostics followed by every refusal of a lowering done so far.

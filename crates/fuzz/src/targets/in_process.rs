@@ -129,15 +129,18 @@ fn units_parse(text: &str) -> Option<(&'static str, String)> {
     }
 }
 
-/// One model: decoded, checked and (when it checks) lowered; every diagnostic inside the file,
-/// and lowering refusing only what `physis check` reports.
+/// One model: decoded and checked through the front door as `physis check` does, then every
+/// simulation lowered as `run` would; every diagnostic inside the file, and lowering refusing
+/// only what `physis check` reports.
 fn hph(bytes: &[u8]) -> Option<(&'static str, String)> {
-    let (text, not_utf8) = physis_syntax::decode_source(bytes);
+    let (_, not_utf8) = physis_syntax::decode_source(bytes);
     if not_utf8.is_some() {
         return None;
     }
-    let checked = physis_check::check_source(&text);
-    for d in &checked.diagnostics {
+    let mut checked = physis_ir::front::check_and_lower(bytes, "f.hph");
+    let text = checked.source.clone();
+    let reported = checked.all_diagnostics();
+    for d in &reported {
         if d.primary.span.end as usize > text.len()
             || !text.is_char_boundary(d.primary.span.start as usize)
         {
@@ -147,18 +150,19 @@ fn hph(bytes: &[u8]) -> Option<(&'static str, String)> {
             ));
         }
     }
-    let _ = physis_syntax::render::render_text(&checked.diagnostics, "f.hph", &text);
+    let _ = checked.render(&reported);
     if !checked.has_errors() {
-        for model in &checked.program.models {
-            if let Err(e) = physis_ir::lower_with_source(model, &text) {
-                // `physis check` lowers a model without a grid and reports what lowering
-                // refuses; a grid model it does not lower, so lowering must accept every grid
-                // model the checker passes. PH0122 is a fault of ours either way.
-                let d = e.to_diagnostic(model);
+        for index in 0..checked.program.models.len() {
+            let seen_by_check = checked.is_refused(index);
+            if let Err(refused) = checked.lower(index) {
+                // `physis check` lowers a model without a grid, and a grid model's scheme, and
+                // reports what lowering refuses; the rest of a grid model it does not lower,
+                // so lowering must accept it. PH0122 is a fault of ours either way.
+                let d = refused.error.to_diagnostic(checked.model(index));
                 if d.code == physis_syntax::Code::Internal {
                     return Some(("internal", d.message));
                 }
-                if model.grid.is_some() {
+                if !seen_by_check {
                     return Some(("check_passes_run_refuses", d.message));
                 }
             }
