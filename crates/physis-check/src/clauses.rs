@@ -212,7 +212,14 @@ pub(crate) fn check_clauses(mut c: SimChecker<'_>, mut states: Vec<State>) -> Ch
             _ => {}
         }
     }
-    let integrate = integrate.unwrap_or_else(|| default_integrate(&c));
+    if let Some(every) = c.overrides.and_then(|o| o.record_every) {
+        record_every = Some(every);
+    }
+    let had_clause = seen.iter().any(|(w, _)| *w == "integrate");
+    let integrate = match integrate {
+        Some(i) => i,
+        None => default_integrate(&mut c, had_clause),
+    };
     let mut model = CheckedModel {
         name: display(c.source, &sim.name),
         key: sim.name.key(),
@@ -403,12 +410,12 @@ fn integrate_clause(
     settings: &[ast::Setting],
     span: Span,
 ) -> Result<Integrate, Reported> {
-    let found = c
-        .schemes
-        .iter()
-        .rev()
-        .find(|s| s.name == scheme.text)
-        .cloned();
+    // A scheme asked for from outside the text takes the clause's place, checked as if
+    // written there.
+    let wanted =
+        (c.overrides.and_then(|o| o.scheme.clone())).unwrap_or_else(|| scheme.text.clone());
+    let wanted = wanted.as_str();
+    let found = c.schemes.iter().rev().find(|s| s.name == wanted).cloned();
     let mut out = Integrate {
         scheme: found.clone().unwrap_or_else(|| c.schemes[0].clone()),
         step: None,
@@ -464,50 +471,101 @@ fn integrate_clause(
             }
         }
     }
-    let Some(found) = found else {
-        return Err(c.err(
-            Diagnostic::error(
-                Code::SchemeNotInScope,
-                scheme.span,
-                format!("scheme `{}` is not in scope", scheme.text),
-            )
-            .with_label("unknown scheme")
-            .with_hint(format!("built in: {}", crate::prelude::names().join(", "))),
-        ));
-    };
-    if found.adaptive.is_some() && out.tolerance.is_none() {
-        out.tolerance = Some(crate::DEFAULT_TOLERANCE);
-    }
-    if found.is_fixed_step() && !seen.contains(&SettingKind::Step) {
-        c.err(
-            Diagnostic::error(
-                Code::MissingStep,
-                span,
-                format!("`{}` is a fixed-step scheme and needs a step", found.name),
-            )
-            .with_hint(format!("write `integrate {} step 1 ms`", found.name)),
-        );
-    }
+    let step_given = seen.contains(&SettingKind::Step);
+    let found = found.ok_or_else(|| not_in_scope(c, wanted, &scheme.text, scheme.span))?;
+    out.scheme = found;
+    settle(c, &mut out, step_given);
     Ok(out)
 }
 
-fn default_integrate(c: &SimChecker<'_>) -> Integrate {
-    let scheme = c
+/// Fills in what the clause (or its absence) left to defaults and to settings from outside
+/// the text, then asks for the step a fixed-step scheme needs.
+fn settle(c: &mut SimChecker<'_>, out: &mut Integrate, step_given: bool) {
+    let mut step_given = step_given;
+    if let Some(o) = c.overrides {
+        if let Some(h) = o.step {
+            out.step = Some(h);
+            step_given = true;
+        }
+        if let Some(tol) = o.tolerance {
+            out.tolerance = Some(tol);
+        }
+    }
+    if out.scheme.adaptive.is_some() && out.tolerance.is_none() {
+        out.tolerance = Some(crate::DEFAULT_TOLERANCE);
+    }
+    if out.scheme.is_fixed_step() && !step_given {
+        let name = out.scheme.name.clone();
+        let mut d = Diagnostic::error(
+            Code::MissingStep,
+            out.span,
+            format!("`{name}` is a fixed-step scheme and needs a step"),
+        );
+        d = if c.overrides.is_some_and(|o| o.scheme.is_some()) {
+            d.with_hint("give a step with the scheme, e.g. `--step 1 ms`")
+        } else {
+            d.with_hint(format!("write `integrate {name} step 1 ms`"))
+        };
+        c.err(d);
+    }
+}
+
+/// PH0107 for `wanted`; `written` is the name the text gives (they differ when the scheme
+/// was asked for from outside the text).
+fn not_in_scope(c: &mut SimChecker<'_>, wanted: &str, written: &str, span: Span) -> Reported {
+    let label = if wanted == written {
+        "unknown scheme".to_string()
+    } else {
+        format!("asked for in place of `{written}`")
+    };
+    c.err(
+        Diagnostic::error(
+            Code::SchemeNotInScope,
+            span,
+            format!("scheme `{wanted}` is not in scope"),
+        )
+        .with_label(label)
+        .with_hint(format!("built in: {}", crate::prelude::names().join(", "))),
+    )
+}
+
+/// The clause a simulation without `integrate` runs with: `rk45` at the default tolerance,
+/// or the scheme asked for from outside the text. `had_clause` is true when the clause was
+/// there but failed to check (nothing more is reported then).
+fn default_integrate(c: &mut SimChecker<'_>, had_clause: bool) -> Integrate {
+    let rk45 = c
         .schemes
         .iter()
         .find(|s| s.name == "rk45" && s.builtin)
         .or(c.schemes.first())
         .cloned()
         .unwrap_or_else(|| std::sync::Arc::new(crate::prelude::empty_scheme()));
-    Integrate {
-        scheme,
+    let mut out = Integrate {
+        scheme: rk45,
         step: None,
         tolerance: Some(crate::DEFAULT_TOLERANCE),
         absolute: Vec::new(),
         limit: None,
         seed: None,
         span: c.sim.name.span,
+    };
+    if had_clause {
+        return out;
     }
+    if let Some(wanted) = c.overrides.and_then(|o| o.scheme.clone()) {
+        match c.schemes.iter().rev().find(|s| s.name == wanted).cloned() {
+            Some(found) => {
+                out.tolerance = None;
+                out.scheme = found;
+            }
+            None => {
+                not_in_scope(c, &wanted, "rk45", c.sim.name.span);
+                return out;
+            }
+        }
+    }
+    settle(c, &mut out, false);
+    out
 }
 
 fn reset(c: &mut SimChecker<'_>, states: &[State], b: &ast::Binding) -> Option<Reset> {

@@ -79,8 +79,13 @@ impl Checked {
 
 /// Parse and check a source text.
 pub fn check_source(source: &str) -> Checked {
+    check_source_with(source, &Overrides::default())
+}
+
+/// Parse and check a source text with settings given from outside it in place of its own.
+pub fn check_source_with(source: &str, overrides: &Overrides) -> Checked {
     let parsed = physis_syntax::parse(source);
-    let (program, mut diagnostics) = check_file(&parsed.file, source);
+    let (program, mut diagnostics) = check_file_with(&parsed.file, source, overrides);
     diagnostics.extend(parsed.diagnostics);
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.code));
     Checked {
@@ -91,6 +96,15 @@ pub fn check_source(source: &str) -> Checked {
 
 /// Check a parsed file (`source` is its text, for clause texts and lines).
 pub fn check_file(file: &File, source: &str) -> (Program, Vec<Diagnostic>) {
+    check_file_with(file, source, &Overrides::default())
+}
+
+/// [`check_file`] with settings given from outside the text in place of its own.
+pub fn check_file_with(
+    file: &File,
+    source: &str,
+    overrides: &Overrides,
+) -> (Program, Vec<Diagnostic>) {
     let lines = LineIndex::new(source);
     let mut diags = Vec::new();
     let mut schemes: Vec<Arc<CheckedScheme>> = prelude::schemes().to_vec();
@@ -178,9 +192,10 @@ pub fn check_file(file: &File, source: &str) -> (Program, Vec<Diagnostic>) {
                 .with_hint(format!("reserved: {}", RESERVED_TYPE_NAMES.join(", "))),
             );
         }
+        let overrides = overrides.applies_to(&key).then_some(overrides);
         names.push((key, sim.name.span));
         models.push(simulate::check_simulate(
-            sim, source, &lines, &schemes, &mut diags,
+            sim, source, &lines, &schemes, overrides, &mut diags,
         ));
     }
     (Program { schemes, models }, diags)

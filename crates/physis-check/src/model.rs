@@ -29,6 +29,33 @@ impl Program {
     }
 }
 
+/// Settings given from outside the text (a command line, a Python call) in place of the
+/// `integrate` and `record` clauses' own, checked as if the text had said them: an unknown
+/// scheme is PH0107, a fixed-step one without any step PH0103, a deterministic one for a
+/// model with noise PH0114, each pointing at the clause it replaces.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    /// The simulation they apply to (any spelling of its name); `None`: every simulation.
+    pub simulation: Option<String>,
+    /// A scheme in place of the `integrate` clause's (or of the default `rk45`).
+    pub scheme: Option<String>,
+    /// A step (s) in place of the clause's `step`.
+    pub step: Option<f64>,
+    /// A relative tolerance in place of the clause's `tolerance`.
+    pub tolerance: Option<f64>,
+    /// An interval (s) in place of `record every`.
+    pub record_every: Option<f64>,
+}
+
+impl Overrides {
+    /// Whether these apply to the simulation whose key is `key`.
+    pub fn applies_to(&self, key: &str) -> bool {
+        self.simulation
+            .as_deref()
+            .is_none_or(|s| physis_syntax::lexer::normalize_name(s) == key)
+    }
+}
+
 /// A constant value in SI base units.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]

@@ -15,6 +15,8 @@ pub(crate) enum Sym {
     Grid(usize),
     Noise(NoiseId),
     Observe(ObserveId),
+    /// A `let` (its index among the simulation's lets).
+    Let(usize),
     /// Declared with an error (unknown kind): reads fail silently instead of cascading.
     Poisoned,
 }
@@ -55,6 +57,11 @@ impl Ctx {
         what: "a constant",
         code: Code::BadSetting,
     };
+    /// A `let`: what observes read; where it is used decides whether that is allowed.
+    pub const LOCAL: Ctx = Ctx {
+        what: "a local",
+        ..Ctx::OBSERVE
+    };
     /// Everything but noise (observes, stops, events).
     pub const OBSERVE: Ctx = Ctx {
         params: true,
@@ -68,10 +75,23 @@ impl Ctx {
     };
 }
 
+/// A `let` as far as checking has got.
+#[derive(Clone, Debug)]
+pub(crate) enum LetSlot {
+    /// Not checked yet (a later `let`).
+    Pending,
+    /// Checked with an error (reads of it fail silently instead of cascading).
+    Failed,
+    /// Its checked expression, substituted where it is read.
+    Done(Expr),
+}
+
 /// The names of one simulation.
 #[derive(Default)]
 pub(crate) struct Names {
     pub map: HashMap<String, Info>,
+    /// The simulation's lets in source order.
+    pub lets: Vec<LetSlot>,
     pub grid: Option<GridInfo>,
     pub has_energy: bool,
 }
@@ -94,6 +114,74 @@ impl SimScope<'_> {
             .with_label(format!("{what} read here")),
         );
         Reported
+    }
+}
+
+impl SimScope<'_> {
+    /// A read of the `let` at `id`: its expression, where the reading clause may read all that
+    /// the expression reads (a law may not read a local that reads a rate, an initial value
+    /// one that reads a state). Locals read only the locals above them, so there are no cycles.
+    fn local(&self, name: &ast::Name, id: usize, diags: &mut Vec<Diagnostic>) -> CResult<Expr> {
+        let key = name.key();
+        let e = match self.names.lets.get(id) {
+            Some(LetSlot::Done(e)) => e,
+            Some(LetSlot::Failed) | None => return Err(Reported),
+            Some(LetSlot::Pending) => {
+                let d = if self.ctx.what == Ctx::LOCAL.what {
+                    Diagnostic::error(
+                        Code::MisplacedRead,
+                        name.span,
+                        format!("the local `{key}` is read above its `let`"),
+                    )
+                    .with_label("defined further down")
+                    .with_hint(format!(
+                        "a `let` reads only the lets above it: move the `let` of `{key}` up"
+                    ))
+                } else {
+                    Diagnostic::error(
+                        self.ctx.code,
+                        name.span,
+                        format!("{} cannot read the local `{key}`", self.ctx.what),
+                    )
+                    .with_label("the local read here")
+                };
+                diags.push(d);
+                return Err(Reported);
+            }
+        };
+        let mut needs: Option<&'static str> = None;
+        e.walk(&mut |x| {
+            let missing = match x.kind {
+                ExprKind::Param(_) if !self.ctx.params => Some("a param"),
+                ExprKind::State(_) if !self.ctx.states => Some("a state"),
+                ExprKind::Time if !self.ctx.time => Some("the time"),
+                ExprKind::Rate(_) if !self.ctx.rates => Some("a rate"),
+                ExprKind::GridCoord(_) if !self.ctx.grid => Some("a grid coordinate"),
+                ExprKind::Hamiltonian if !(self.ctx.states && self.ctx.rates) => Some("the energy"),
+                _ => None,
+            };
+            needs = needs.or(missing);
+        });
+        if let Some(what) = needs {
+            let mut d = Diagnostic::error(
+                self.ctx.code,
+                name.span,
+                format!(
+                    "{} cannot read the local `{key}`: it reads {what}",
+                    self.ctx.what
+                ),
+            )
+            .with_label("the local read here");
+            if let Some(info) = self.names.map.get(&key) {
+                d = d.with_secondary(info.span, "defined here");
+            }
+            diags.push(d);
+            return Err(Reported);
+        }
+        Ok(Expr {
+            span: name.span,
+            ..e.clone()
+        })
     }
 }
 
@@ -130,6 +218,7 @@ impl Scope for SimScope<'_> {
                     return Err(Reported);
                 }
                 Sym::Poisoned => return Err(Reported),
+                Sym::Let(id) => return self.local(name, id, diags),
                 Sym::Observe(_) => {
                     diags.push(
                         Diagnostic::error(

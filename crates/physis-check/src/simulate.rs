@@ -4,7 +4,7 @@
 use crate::expr::{Expr, NoiseId, ObserveId, ParamId, Shape, StateId};
 use crate::infer::{CResult, Cx, GridInfo, Reported};
 use crate::model::{CheckedModel, CheckedScheme, Grid, Noise, Param, State, Value};
-use crate::scope::{Ctx, Info, Names, SimScope, Sym};
+use crate::scope::{Ctx, Info, LetSlot, Names, SimScope, Sym};
 use physis_syntax::ast::{self, ClauseKind, Extent, Simulate, TypeExpr};
 use physis_syntax::{Code, Diagnostic, LineIndex, Span};
 use std::sync::Arc;
@@ -30,6 +30,8 @@ pub(crate) struct SimChecker<'a> {
     pub source: &'a str,
     pub lines: &'a LineIndex,
     pub schemes: &'a [Arc<CheckedScheme>],
+    /// Settings from outside the text for this simulation.
+    pub overrides: Option<&'a crate::model::Overrides>,
     pub diags: &'a mut Vec<Diagnostic>,
     pub sim: &'a Simulate,
     pub names: Names,
@@ -57,6 +59,36 @@ pub(crate) fn display(source: &str, name: &ast::Name) -> String {
 }
 
 impl<'a> SimChecker<'a> {
+    /// Checks every `let` in source order (each reads only those above it) before the clauses
+    /// that read them.
+    pub fn locals(&mut self) {
+        let sim = self.sim;
+        let mut id = 0;
+        for clause in &sim.clauses {
+            let ClauseKind::Let(b) = &clause.kind else {
+                continue;
+            };
+            let key = b.name.key();
+            let ours = matches!(self.names.map.get(&key), Some(i) if i.sym == Sym::Let(id));
+            if !ours {
+                // Declared twice: the first declaration holds the name.
+                continue;
+            }
+            let slot = match self.expr(&b.value, Ctx::LOCAL) {
+                Ok(e) => {
+                    if let Some(info) = self.names.map.get_mut(&key) {
+                        info.dim = e.dim;
+                        info.shape = e.shape;
+                    }
+                    LetSlot::Done(e)
+                }
+                Err(_) => LetSlot::Failed,
+            };
+            self.names.lets[id] = slot;
+            id += 1;
+        }
+    }
+
     pub fn err(&mut self, d: Diagnostic) -> Reported {
         self.diags.push(d);
         Reported
@@ -346,6 +378,17 @@ impl<'a> SimChecker<'a> {
                     };
                     self.declare(&b.name, info);
                 }
+                ClauseKind::Let(b) => {
+                    let info = Info {
+                        sym: Sym::Let(self.names.lets.len()),
+                        dim: Dimension::NONE,
+                        shape: Shape::Scalar,
+                        span: b.name.span,
+                    };
+                    if self.declare(&b.name, info) {
+                        self.names.lets.push(LetSlot::Pending);
+                    }
+                }
                 ClauseKind::Lagrangian(_) => {
                     self.names.has_energy = true;
                     self.has_lagrangian = true;
@@ -616,12 +659,14 @@ pub(crate) fn check_simulate(
     source: &str,
     lines: &LineIndex,
     schemes: &[Arc<CheckedScheme>],
+    overrides: Option<&crate::model::Overrides>,
     diags: &mut Vec<Diagnostic>,
 ) -> CheckedModel {
     let mut c = SimChecker {
         source,
         lines,
         schemes,
+        overrides,
         diags,
         sim,
         names: Names::default(),
@@ -637,5 +682,6 @@ pub(crate) fn check_simulate(
     c.declarations();
     c.param_defaults();
     let states = c.states();
+    c.locals();
     crate::clauses::check_clauses(c, states)
 }

@@ -164,6 +164,8 @@ pub enum ClauseKind {
     },
     /// `observe o ≔ e`
     Observe(Binding),
+    /// `let r ≔ e`: a local name for an expression, read by later clauses.
+    Let(Binding),
     /// `stop when c`
     Stop {
         /// The condition.

@@ -69,9 +69,9 @@ rather than risk its stack; split the expression with observe clauses or simplif
     "simulate Fall {\n  state y : Length = 1e999 m\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
     /// A line that starts with no clause keyword.
     UnknownClause = "PH0006", "unknown clause",
-    "Inside `simulate` every line starts with a clause keyword: param, state, law, integrate, \
-record, observe, stop, run, lagrangian, hamiltonian, dissipation, effort, conserve, grid, field, \
-boundary, on or noise. At the top level only `open`, `simulate` and `scheme` are allowed.",
+    "Inside `simulate` every line starts with a clause keyword: param, state, let, law, \
+integrate, record, observe, stop, run, lagrangian, hamiltonian, dissipation, effort, conserve, \
+grid, field, boundary, on or noise. At the top level only `open`, `simulate` and `scheme` are allowed.",
     "simulate Fall {\n  state y : Length = 10 m\n  velocity y = -1 m/s\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
     /// One expression longer than the parser's limit.
     TooLarge = "PH0007", "expression too large",
@@ -272,7 +272,8 @@ name followed by `(` that is a quantity, or no function at all, is an error.",
     MisplacedRead = "PH0209", "a clause reads what it may not",
     "Initial values may read params, constants and grid coordinates, not states or t; laws may not \
 read rates (y' of a first-order state); `hamiltonian` in an expression needs a lagrangian or \
-hamiltonian clause.",
+hamiltonian clause. A `let` reads what its expression reads, so a clause may use it only where \
+it could use the expression, and it reads only the lets above it.",
     "simulate Fall {\n  state y : Length = 10 m\n  state z : Length = y\n  law y' = -1 m/s\n  law z' = 1 m/s\n  stop when y < 0 m\n}\n";
     /// A reset or assignment target that is not a state.
     NotAState = "PH0210", "not a state",

@@ -21,6 +21,8 @@ pub enum SymbolKind {
     GridCoord,
     /// `observe`
     Observe,
+    /// `let`
+    Local,
     /// A top-level `scheme`
     Scheme,
 }
@@ -123,6 +125,7 @@ impl Symbols {
                 }
             }
             ClauseKind::Observe(b) => self.def(SymbolKind::Observe, &b.name, span, sim),
+            ClauseKind::Let(b) => self.def(SymbolKind::Local, &b.name, span, sim),
             ClauseKind::Law { target, .. } => self.use_(target, sim),
             ClauseKind::Integrate { scheme, settings } => {
                 self.uses.push(Use {

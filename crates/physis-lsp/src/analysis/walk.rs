@@ -11,7 +11,7 @@ pub fn clause_roots(kind: &ClauseKind) -> Vec<&Expr> {
         ClauseKind::Law { value, .. } => vec![value],
         ClauseKind::Integrate { settings, .. } => settings.iter().map(|s| &s.value).collect(),
         ClauseKind::Record { every } => vec![every],
-        ClauseKind::Observe(b) | ClauseKind::Effort(b) => vec![&b.value],
+        ClauseKind::Observe(b) | ClauseKind::Let(b) | ClauseKind::Effort(b) => vec![&b.value],
         ClauseKind::Stop { when } => vec![when],
         ClauseKind::Run { overrides, .. } => overrides.iter().map(|b| &b.value).collect(),
         ClauseKind::Lagrangian(e) | ClauseKind::Hamiltonian(e) | ClauseKind::Dissipation(e) => {

@@ -6,8 +6,8 @@ use crate::code::Code;
 use crate::token::TokenKind;
 
 /// Every clause keyword, for the "unknown clause" message.
-const CLAUSES: &str = "param, state, law, integrate, record, observe, stop, run, lagrangian, \
-hamiltonian, dissipation, effort, conserve, grid, field, boundary, on, noise";
+const CLAUSES: &str = "param, state, let, law, integrate, record, observe, stop, run, \
+lagrangian, hamiltonian, dissipation, effort, conserve, grid, field, boundary, on, noise";
 
 impl Parser {
     pub(super) fn clause(&mut self) -> PResult<Clause> {
@@ -27,6 +27,10 @@ impl Parser {
                 self.bump();
                 self.binding("an observe name", false)
                     .map(ClauseKind::Observe)
+            }
+            "let" => {
+                self.bump();
+                self.binding("a local name", false).map(ClauseKind::Let)
             }
             "stop" => {
                 self.bump();
