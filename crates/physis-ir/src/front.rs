@@ -4,7 +4,7 @@
 //! in the same words.
 
 use crate::{IrModel, LowerError, lower_with_source};
-use physis_check::{CheckedModel, Program};
+use physis_check::{CheckedModel, Overrides, Program};
 use physis_syntax::Diagnostic;
 use physis_syntax::render::render_text;
 
@@ -101,8 +101,15 @@ fn list(names: &[String]) -> String {
 /// Decodes and checks a file's bytes: bytes that are not UTF-8 or a file past the size limit
 /// are its only diagnostic. Nothing is lowered yet.
 pub fn check_bytes(bytes: &[u8], name: &str) -> Checked {
+    check_bytes_with(bytes, name, &Overrides::default())
+}
+
+/// [`check_bytes`] with settings given from outside the text (`--scheme`, `--step`, ...)
+/// in place of its own, checked as if it had said them.
+pub fn check_bytes_with(bytes: &[u8], name: &str, overrides: &Overrides) -> Checked {
     let (source, not_utf8) = physis_syntax::decode_source(bytes);
-    let mut checked = check(source, name);
+    let checked = physis_check::check_source_with(&source, overrides);
+    let mut checked = Checked::from_checked(checked, source, name);
     if let Some(d) = not_utf8 {
         checked.diagnostics = vec![d];
     }

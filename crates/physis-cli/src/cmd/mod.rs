@@ -66,8 +66,18 @@ pub fn read_bytes(path: &std::path::Path) -> Result<Vec<u8>, Failure> {
 /// Reads a `.hph` file and checks it through the front door; a file that does not decode or
 /// check is refused with its diagnostics rendered. Nothing is lowered yet.
 pub fn open(path: &std::path::Path) -> Result<physis_ir::front::Checked, Failure> {
+    open_with(path, &physis_check::Overrides::default())
+}
+
+/// [`open`] with settings from the command line in place of the file's own, checked as if
+/// the file said them.
+pub fn open_with(
+    path: &std::path::Path,
+    overrides: &physis_check::Overrides,
+) -> Result<physis_ir::front::Checked, Failure> {
     let bytes = read_bytes(path)?;
-    let checked = physis_ir::front::check_bytes(&bytes, &path.display().to_string());
+    let checked =
+        physis_ir::front::check_bytes_with(&bytes, &path.display().to_string(), overrides);
     if checked.has_errors() {
         return Err(Failure::model(checked.rendered()));
     }

@@ -2,6 +2,7 @@
 //! the scenario, apply `--set` overrides with their units, and build the interpreted model.
 
 use super::Failure;
+use physis_check::Overrides;
 use physis_ir::front::{Checked, ParamSlot, SelectError};
 use physis_ir::{IrModel, TapeModel};
 use physis_runtime::RunOptions;
@@ -22,12 +23,20 @@ pub struct RunArgs {
     /// Override a param, with its unit: `--set 'v0=50 m/s'` (ASCII names accepted).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// Fixed step, or first step of an adaptive scheme (`1 ms`, or seconds).
+    /// A scheme in place of the model's `integrate` scheme (`rk4`, `esdirk43`, one of the
+    /// file's own), checked as if the model said it.
+    #[arg(long, value_name = "NAME")]
+    pub scheme: Option<String>,
+    /// Fixed step, or first step of an adaptive scheme (`1 ms`, or a plain number of seconds).
     #[arg(long)]
     pub step: Option<String>,
-    /// Tolerance of an adaptive scheme.
+    /// Relative tolerance of an adaptive scheme (a plain number).
     #[arg(long)]
     pub tolerance: Option<f64>,
+    /// Record a sample every DELTA of time in place of the model's `record every` (`10 ms`,
+    /// or a plain number of seconds).
+    #[arg(long, value_name = "DELTA")]
+    pub record: Option<String>,
     /// Seed of the noise generator.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -86,7 +95,33 @@ impl Prepared {
 
 /// Reads, checks, lowers and configures the model named by `args`.
 pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
-    let mut checked = super::open(&args.file)?;
+    let step = args
+        .step
+        .as_deref()
+        .map(|t| time_arg(t, "--step"))
+        .transpose()?;
+    let record_every = (args.record.as_deref())
+        .map(|t| time_arg(t, "--record"))
+        .transpose()?;
+    if args.limit == Some(0) {
+        return Err(Failure::usage("error: --limit must be at least 1 step"));
+    }
+    if args
+        .tolerance
+        .is_some_and(|tol| !(tol > 0.0 && tol.is_finite()))
+    {
+        return Err(Failure::usage(
+            "error: --tolerance must be a positive number",
+        ));
+    }
+    let overrides = Overrides {
+        simulation: args.sim.clone(),
+        scheme: args.scheme.clone(),
+        step,
+        tolerance: args.tolerance,
+        record_every,
+    };
+    let mut checked = super::open_with(&args.file, &overrides)?;
     let index = checked.select(args.sim.as_deref()).map_err(|e| {
         Failure::usage(match e {
             SelectError::Several { file, names } => format!(
@@ -125,29 +160,12 @@ pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
     for assignment in &args.set {
         apply_set(model, &ir, &mut params, assignment)?;
     }
-    let step = match &args.step {
-        Some(text) => Some(quantity_scalar(text, units::dims::TIME, "--step")?),
-        None => None,
-    };
-    if step.is_some_and(|h| !(h > 0.0 && h.is_finite())) {
-        return Err(Failure::usage("error: --step must be a positive time"));
-    }
-    if args.limit == Some(0) {
-        return Err(Failure::usage("error: --limit must be at least 1 step"));
-    }
-    if args
-        .tolerance
-        .is_some_and(|tol| !(tol > 0.0 && tol.is_finite()))
-    {
-        return Err(Failure::usage(
-            "error: --tolerance must be a positive number",
-        ));
-    }
     let options = RunOptions {
         step,
         tolerance: args.tolerance,
         seed: args.seed,
         limit: args.limit,
+        record_every,
         ..RunOptions::default()
     };
     let slots = checked.param_slots(index, &ir);
@@ -229,6 +247,23 @@ pub fn quantity_scalar(text: &str, dim: Dimension, what: &str) -> Result<f64, Fa
     units::read_si(text, dim).map_err(|e| Failure::usage(format!("error: {what}: {e}")))
 }
 
+/// A positive, finite time from `1 ms`, `2 min` or a plain number of seconds (`0.02`).
+fn time_arg(text: &str, flag: &str) -> Result<f64, Failure> {
+    let plain = text.trim().parse::<f64>().ok();
+    let h = match plain {
+        Some(v) => v,
+        None => quantity_scalar(text, units::dims::TIME, flag)?,
+    };
+    if h > 0.0 && h.is_finite() {
+        Ok(h)
+    } else {
+        Err(Failure::usage(format!(
+            "error: {flag} must be a positive, finite time, found `{}`",
+            text.trim()
+        )))
+    }
+}
+
 /// True when `typed` is the ASCII spelling the generated Rust API uses for `name`
 /// (`ρ` → `rho`, `α₀` → `alpha0`), so a terminal without Greek input can still name it.
 fn ascii_name_is(name: &str, typed: &str) -> bool {
@@ -256,5 +291,18 @@ mod tests {
         assert!(quantity_scalar("50 s", v, "x").is_err());
         assert!(quantity_scalar("abc", v, "x").is_err());
         assert!(quantity_scalar("1e999 m/s", v, "x").is_err());
+    }
+
+    #[test]
+    fn times_with_units_or_plain_seconds() {
+        assert_eq!(time_arg("0.02", "--step").ok(), Some(0.02));
+        assert_eq!(time_arg(" 2e-3 ", "--step").ok(), Some(2e-3));
+        assert_eq!(time_arg("20 ms", "--step").ok(), Some(0.02));
+        assert_eq!(time_arg("1 min", "--record").ok(), Some(60.0));
+        for bad in [
+            "0", "-1", "0 s", "-2 ms", "inf", "NaN", "1e999", "1 m", "abc", "",
+        ] {
+            assert!(time_arg(bad, "--step").is_err(), "{bad} accepted");
+        }
     }
 }
