@@ -26,7 +26,8 @@ const LAW: Ctx = Ctx {
     params: true,
     states: true,
     time: true,
-    rates: false,
+    // Another law's rate, substituted after every law is checked (`crate::rates`).
+    rates: true,
     grid: true,
     noise: true,
     what: "a law",
@@ -36,6 +37,7 @@ const LAW: Ctx = Ctx {
 /// Context of lagrangians and the like: no rates, no noise.
 const ENERGY: Ctx = Ctx {
     noise: false,
+    rates: false,
     what: "an energy function",
     ..LAW
 };
@@ -212,6 +214,7 @@ pub(crate) fn check_clauses(mut c: SimChecker<'_>, mut states: Vec<State>) -> Ch
             _ => {}
         }
     }
+    crate::rates::substitute(&mut c, &states, &mut laws);
     if let Some(every) = c.overrides.and_then(|o| o.record_every) {
         record_every = Some(every);
     }

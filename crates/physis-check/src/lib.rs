@@ -18,6 +18,7 @@ pub mod expr;
 mod infer;
 pub mod model;
 pub mod prelude;
+mod rates;
 mod rules;
 pub mod scheme;
 mod scope;

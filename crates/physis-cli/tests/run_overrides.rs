@@ -140,31 +140,3 @@ fn a_simulation_without_an_integrate_clause_takes_the_scheme_too() {
     assert_eq!(code, 1);
     assert!(err.contains("error[PH0103]"), "{err}");
 }
-
-/// A circular orbit written with `let`: after one period 2π·√(r³/GM) the body is back where
-/// it started, and the observe reading the local is the radius throughout.
-#[test]
-fn a_local_name_is_read_by_laws_observes_and_stops() {
-    let text = "simulate Orbit {
-  param GM : Dimensionless = 1
-  state q : Length[2] = [1 m, 0 m]
-  state q' : Velocity[2] = [0 m/s, 1 m/s]
-  let r ≔ norm(q)
-  let pull ≔ GM·(1 m³/s²)/r³
-  law q'' = −pull·q
-  observe radius ≔ r
-  integrate rk45 tolerance 1e-12
-  stop when t ≥ 6.283185307179586 s ∨ r > 2 m
-}
-";
-    let path = file("orbit.hph", text);
-    let (code, out, err) = physis(&["run", &path, "--summary"]);
-    assert_eq!(code, 0, "{err}");
-    let s: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let q = s["final"]["state"]["q"].as_array().unwrap();
-    let (x, y) = (q[0].as_f64().unwrap(), q[1].as_f64().unwrap());
-    assert!((x - 1.0).abs() < 1e-8 && y.abs() < 1e-8, "({x}, {y})");
-    let radius = s["final"]["observe"]["radius"].as_f64().unwrap();
-    assert!((radius - 1.0).abs() < 1e-9, "{radius}");
-    assert_eq!(s["reason"]["kind"], "when");
-}

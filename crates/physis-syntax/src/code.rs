@@ -270,10 +270,11 @@ name followed by `(` that is a quantity, or no function at all, is an error.",
     "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s·foo(y)\n  stop when y < 0 m\n}\n";
     /// A clause reading something it may not read.
     MisplacedRead = "PH0209", "a clause reads what it may not",
-    "Initial values may read params, constants and grid coordinates, not states or t; laws may not \
-read rates (y' of a first-order state); `hamiltonian` in an expression needs a lagrangian or \
-hamiltonian clause. A `let` reads what its expression reads, so a clause may use it only where \
-it could use the expression, and it reads only the lets above it.",
+    "Initial values may read params, constants and grid coordinates, not states or t; a law may \
+read another law's rate (y' of a first-order state), but not in a cycle, not the rate of a state \
+with no law of its own and not one whose law has noise; `hamiltonian` in an expression needs a \
+lagrangian or hamiltonian clause. A `let` reads what its expression reads, so a clause may use \
+it only where it could use the expression, and it reads only the lets above it.",
     "simulate Fall {\n  state y : Length = 10 m\n  state z : Length = y\n  law y' = -1 m/s\n  law z' = 1 m/s\n  stop when y < 0 m\n}\n";
     /// A reset or assignment target that is not a state.
     NotAState = "PH0210", "not a state",
