@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# ARCHITECTURE.md must stay true: every path it names in backticks must exist, and its table of
-# who depends on whom must equal the workspace's own dependencies.
+# ARCHITECTURE.md must stay true: every path it names in backticks must exist, its table of
+# who depends on whom must equal the workspace's own dependencies, and each arrow `a → b` of
+# its opening chains must be a dependency of b on a (the runtime, said to depend on none of
+# ours, must not).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=0
@@ -36,6 +38,21 @@ for name in sorted(set(actual) | set(stated)):
         print(f"ARCHITECTURE.md: the dependency table names {name}, which is not a workspace crate", file=sys.stderr); bad = 1
     elif stated[name] != actual[name]:
         print(f"ARCHITECTURE.md: {name} depends on {actual[name]}, the table says {stated[name]}", file=sys.stderr); bad = 1
+# The chains at the top: `a → b → c` (backticked, possibly over two lines), each arrow a
+# direct dependency of the right on the left.
+intro = text.split("### Who depends on whom", 1)[0]
+chains = re.findall(r"`([a-z0-9-]+(?:\s*→\s*[a-z0-9-]+)+)`", intro)
+if not chains:
+    print("ARCHITECTURE.md: no dependency chain `a → b` found at the top", file=sys.stderr); bad = 1
+for chain in chains:
+    names = [n.strip() for n in chain.split("→")]
+    for a, b in zip(names, names[1:]):
+        if b not in actual or a not in actual:
+            print(f"ARCHITECTURE.md: the arrow {a} → {b} names a crate that is not in the workspace", file=sys.stderr); bad = 1
+        elif a not in actual[b]:
+            print(f"ARCHITECTURE.md: the arrow {a} → {b} says {b} depends on {a}, it does not", file=sys.stderr); bad = 1
+if "physis-runtime` (the driver, depending on none of ours)" in intro and actual.get("physis-runtime"):
+    print(f"ARCHITECTURE.md: physis-runtime is said to depend on none of ours, it depends on {actual['physis-runtime']}", file=sys.stderr); bad = 1
 sys.exit(bad)
 '; then
   missing=1

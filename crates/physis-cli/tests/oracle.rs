@@ -37,37 +37,13 @@ fn regressions(name: &str) -> PathBuf {
 /// seed, keeps each new failing seed and fails listing them all.
 #[allow(clippy::print_stderr)] // the seed of every run is printed, as the oracle promises
 fn property(name: &str, default: usize, case: impl Fn(u64) -> Result<(), String>) {
-    let master = seeds::master();
-    let file = regressions(name);
-    let kept = seeds::kept_in(&file);
-    let fresh = seeds::count(default);
-    eprintln!(
-        "{name}: master seed {master:#018x} (ORACLE_SEED={master:#x} replays it), {fresh} fresh cases, {} kept",
-        kept.len()
-    );
-    let mut failures = Vec::new();
-    for &seed in &kept {
-        if let Err(e) = case(seed) {
-            failures.push(format!("kept seed {seed:#018x}: {e}"));
-        }
+    let run = seeds::Run::new(regressions(name), default);
+    eprintln!("{}", run.banner(name));
+    let out = run.cases(true, case);
+    for problem in &out.unkept {
+        eprintln!("{problem}");
     }
-    for i in 0..fresh as u64 {
-        let seed = seeds::case(master, i);
-        if let Err(e) = case(seed) {
-            let first = e.lines().next().unwrap_or("");
-            if let Err(io) = seeds::keep_in(&file, seed, first) {
-                eprintln!("cannot keep seed {seed:#018x}: {io}");
-            }
-            failures.push(format!("seed {seed:#018x}: {e}"));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{name}: {} of {} cases failed (master seed {master:#018x}):\n{}",
-        failures.len(),
-        kept.len() + fresh,
-        failures.join("\n\n")
-    );
+    assert!(out.failures.is_empty(), "{}", run.report(name, &out));
 }
 
 /// Writes `text` to a fresh `.hph` file named after `seed` (kept when the case fails, so

@@ -1,30 +1,18 @@
-//! The model type of a model over grid fields: functions from [`crate::grid_func`] that
-//! write into the driver's slices, heap buffers allocated once per run (hoisted values
-//! `k`, work registers `b`, the step's outputs `so`, the Jacobian's `seed` and `col`), and
-//! the sparse Jacobian pattern the interpreter hands Newton. Mirrors
-//! `physis_ir::TapeModel` call for call.
+//! The heap storage of the one model emitter ([`crate::model`]), for a model over grid
+//! fields: functions from [`crate::grid_func`] that write into the driver's slices, heap
+//! buffers allocated once per run (hoisted values `k`, work registers `b`, the step's
+//! outputs `so`, the Jacobian's `seed` and `col`), and the sparse Jacobian pattern the
+//! interpreter hands Newton. Mirrors `physis_ir::TapeModel` call for call.
 
-use physis_ir::{Function, IrModel, SchemeFns};
+use physis_ir::IrModel;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::error::GenError;
-use crate::func::{Hoist, Inputs};
-use crate::grid_func::body;
+use crate::func::Hoist;
 use crate::grid_scheme::{explicit, implicit, pattern_items};
-use crate::info::model_info;
-use crate::model::{Heap, Storage, inputs_of, model_info_fn, residual_form, signature};
+use crate::model::{Emitted, Fns, Gen, Heap, SchemeGens, Storage, signature};
 use crate::names::usize_lit;
 use crate::plan::Plan;
-
-/// A generated function before the buffer sizes are known.
-pub(crate) struct Gen {
-    pub(crate) name: proc_macro2::Ident,
-    pub(crate) doc: String,
-    pub(crate) inputs: Inputs,
-    pub(crate) body: TokenStream,
-    pub(crate) out: usize,
-}
 
 /// How each input is spelled where a function is called.
 #[derive(Clone)]
@@ -115,87 +103,15 @@ impl Call<'_> {
     }
 }
 
-/// The generated methods and trait implementation of a model over grid fields.
-pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), GenError> {
+/// What a model over grid fields writes: functions writing into the driver's slices with
+/// work registers `b`, heap buffers allocated once per run and the sparse Jacobian pattern.
+pub(crate) fn emit(plan: &Plan, ir: &IrModel, fns: &Fns, hoist: &Hoist, regs: usize) -> Emitted {
     let dim = ir.dynamics.dim();
     let nw = ir.info.noises;
-    let mut hoist = Hoist::default();
-    let mut regs = 0usize;
-    let mut gens: Vec<Gen> = Vec::new();
-    let mut gen_fn = |name: &str, f: &Function, hoist: &mut Hoist| -> Result<usize, GenError> {
-        let inputs = inputs_of(f);
-        let body = body(f, inputs, hoist, &mut regs)?;
-        gens.push(Gen {
-            name: format_ident!("{}", name),
-            doc: format!(
-                "The IR function `{}`, its outputs written to `out`.",
-                f.name
-            ),
-            inputs,
-            body,
-            out: f.output_len(),
-        });
-        Ok(gens.len() - 1)
-    };
-    let initial = gen_fn("initial_at", &ir.initial, &mut hoist)?;
-    let rate = gen_fn("rate_at", &ir.rate, &mut hoist)?;
-    let rate_jvp = gen_fn("rate_jvp_at", &ir.rate_jvp, &mut hoist)?;
-    let margins = gen_fn("margins_at", &ir.margins, &mut hoist)?;
-    let observe = gen_fn("observe_at", &ir.observe, &mut hoist)?;
-    let mut resets = Vec::new();
-    for (j, r) in ir.resets.iter().enumerate() {
-        resets.push((
-            j,
-            gen_fn(&format!("reset{j}_at"), &r.func, &mut hoist)?,
-            &r.slots,
-        ));
-    }
-    enum Scheme {
-        Explicit(usize, (bool, bool, bool)),
-        Implicit(usize, Option<usize>, usize, Option<usize>),
-    }
-    let scheme = match &ir.scheme.fns {
-        SchemeFns::Explicit {
-            step,
-            adaptive,
-            fsal,
-            dense,
-        } => Scheme::Explicit(
-            gen_fn("step_at", step, &mut hoist)?,
-            (*adaptive, *fsal, *dense),
-        ),
-        SchemeFns::Implicit {
-            residual,
-            jacobian,
-            jvp,
-            error,
-        } => {
-            let res = gen_fn("residual_at", residual, &mut hoist)?;
-            let jac = jacobian
-                .as_ref()
-                .map(|j| gen_fn("jacobian_at", j, &mut hoist))
-                .transpose()?;
-            let jv = gen_fn("residual_jvp_at", jvp, &mut hoist)?;
-            let err = error
-                .as_ref()
-                .map(|e| gen_fn("implicit_error_at", e, &mut hoist))
-                .transpose()?;
-            Scheme::Implicit(res, jac, jv, err)
-        }
-        SchemeFns::Staged { .. } => {
-            return Err(GenError::Unsupported {
-                what: "a scheme with implicit stages on grid fields".into(),
-            });
-        }
-        _ => {
-            return Err(GenError::Unsupported {
-                what: "this kind of scheme".into(),
-            });
-        }
-    };
-    let step_out = match scheme {
-        Scheme::Explicit(s, ..) => gens[s].out,
-        Scheme::Implicit(..) => 0,
+    let gens = &fns.list;
+    let step_out = match fns.scheme {
+        SchemeGens::Explicit { step, .. } => gens[step].out,
+        _ => 0,
     };
     let heap = Heap {
         regs,
@@ -203,8 +119,12 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
         dim,
     };
     let (nk, nb) = (usize_lit(hoist.len), usize_lit(regs));
-    let fns = gens.iter().map(|g| {
-        let (name, doc, b) = (&g.name, &g.doc, &g.body);
+    let fn_items = gens.iter().map(|g| {
+        let doc = format!(
+            "The IR function `{}`, its outputs written to `out`.",
+            g.ir_name
+        );
+        let (name, b) = (&g.name, &g.body);
         let sig = signature(g.inputs, dim, nw);
         let n = usize_lit(g.out);
         let sig = if sig.is_empty() {
@@ -217,7 +137,6 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
             fn #name(k: &[f64; #nk], b: &mut [f64; #nb], #sig out: &mut [f64; #n]) { #b }
         }
     });
-    let d = usize_lit(dim);
     fn call(fail: &TokenStream, dim: usize, nw: usize) -> Call<'_> {
         Call {
             dim,
@@ -227,11 +146,14 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
         }
     }
     let at = At::conditions();
-    let initial_call = call(&quote!(return;), dim, nw).emit(&gens[initial], &at, quote!(y0));
-    let rate_call =
-        call(&quote!(dydt.fill(f64::NAN); return;), dim, nw).emit(&gens[rate], &at, quote!(dydt));
+    let initial_call = call(&quote!(return;), dim, nw).emit(&gens[fns.initial], &at, quote!(y0));
+    let rate_call = call(&quote!(dydt.fill(f64::NAN); return;), dim, nw).emit(
+        &gens[fns.rate],
+        &at,
+        quote!(dydt),
+    );
     let jvp_call = call(&quote!(out.fill(f64::NAN); return true;), dim, nw).emit(
-        &gens[rate_jvp],
+        &gens[fns.rate_jvp],
         &At {
             s: quote!(v),
             ..At::conditions()
@@ -239,43 +161,45 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
         quote!(out),
     );
     let nan_out = quote!(out.fill(f64::NAN); return;);
-    let margins_call = call(&nan_out, dim, nw).emit(&gens[margins], &at, quote!(out));
-    let observe_call = call(&nan_out, dim, nw).emit(&gens[observe], &at, quote!(out));
-    let reset_arms = resets.iter().map(|(j, g, slots)| {
-        let n = usize_lit(gens[*g].out);
-        let c = call(&quote!(return;), dim, nw).emit(&gens[*g], &at, quote!(v));
-        let j = usize_lit(*j);
-        let writes = slots.iter().enumerate().map(|(k, s)| {
-            let (k, s) = (usize_lit(k), usize_lit(*s as usize));
-            quote!(if let Some(d) = post.get_mut(#s) { *d = v[#k]; })
-        });
-        quote!(#j => { let mut v = [0.0f64; #n]; #c #(#writes)* })
-    });
-    let scheme_impl = match scheme {
-        Scheme::Explicit(s, outs) => explicit(&gens[s], &gens[rate], outs, dim, nw),
-        Scheme::Implicit(res, jac, jv, err) => implicit(
-            &gens[res],
+    let margins_call = call(&nan_out, dim, nw).emit(&gens[fns.margins], &at, quote!(out));
+    let observe_call = call(&nan_out, dim, nw).emit(&gens[fns.observe], &at, quote!(out));
+    let reset_arms = fns
+        .resets
+        .iter()
+        .zip(&ir.resets)
+        .enumerate()
+        .map(|(j, (g, r))| {
+            let n = usize_lit(gens[*g].out);
+            let c = call(&quote!(return;), dim, nw).emit(&gens[*g], &at, quote!(v));
+            let j = usize_lit(j);
+            let writes = r.slots.iter().enumerate().map(|(k, s)| {
+                let (k, s) = (usize_lit(k), usize_lit(*s as usize));
+                quote!(if let Some(d) = post.get_mut(#s) { *d = v[#k]; })
+            });
+            quote!(#j => { let mut v = [0.0f64; #n]; #c #(#writes)* })
+        })
+        .collect();
+    let scheme = match &fns.scheme {
+        SchemeGens::Explicit { step, outs } => {
+            explicit(&gens[*step], &gens[fns.rate], *outs, dim, nw)
+        }
+        SchemeGens::Implicit { res, jac, jv, err } => implicit(
+            &gens[*res],
             jac.map(|j| &gens[j]),
-            &gens[jv],
+            &gens[*jv],
             err.map(|e| &gens[e]),
             dim,
             nw,
         ),
+        // Refused before any function is generated (`crate::model::model_items`).
+        SchemeGens::Staged { .. } => quote!(),
     };
     let pattern = pattern_items(ir.jacobian_pattern.as_deref());
-    let form = residual_form(ir)?;
-    let ty = &plan.ty;
     let np = usize_lit(plan.defaults.len());
     let blocks = &hoist.blocks;
     let ns = usize_lit(hoist.scratch);
-    let info_fn = model_info_fn(model_info(&ir.info)?);
-    let items = quote! {
-        impl #ty {
-            /// Number of state slots.
-            pub const DIM: usize = #d;
-
-            #info_fn
-
+    Emitted {
+        items: quote! {
             #pattern
 
             /// `N` zeros on the heap (a grid's arrays are too long for the stack).
@@ -298,58 +222,20 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
                 }
                 kb
             }
-
-            #(#fns)*
-        }
-
-        impl ::physis_runtime::Model for #ty {
-            fn info(&self) -> ::std::sync::Arc<::physis_runtime::ModelInfo> {
-                ::std::sync::Arc::clone(&self.info)
-            }
-
-            fn initial(&mut self, t0: f64, y0: &mut [f64]) {
-                let t = t0;
-                #initial_call
-            }
-
-            #[inline]
-            fn rate(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) {
-                #rate_call
-            }
-
-            #scheme_impl
-
-            #form
-
-            fn rate_jvp(&mut self, t: f64, y: &[f64], v: &[f64], out: &mut [f64]) -> bool {
-                #jvp_call
-                true
-            }
-
-            fn margins(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
-                let r = dydt;
-                #margins_call
-            }
-
-            fn reset(&mut self, event: usize, t: f64, pre: &[f64], pre_rate: &[f64], post: &mut [f64]) {
-                let (y, r) = (pre, pre_rate);
-                match event {
-                    #(#reset_arms)*
-                    _ => {}
-                }
-            }
-
-            fn observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
-                let r = dydt;
-                #observe_call
-            }
-        }
-    };
-    Ok((
-        items,
-        Storage {
+        },
+        fns: fn_items.collect(),
+        initial_out: format_ident!("y0"),
+        initial: initial_call,
+        rate: rate_call,
+        rate_jvp: jvp_call,
+        margins: margins_call,
+        observe: observe_call,
+        reset_arms,
+        scheme,
+        lanes: (None, None),
+        storage: Storage {
             hoisted: hoist.len,
             heap: Some(heap),
         },
-    ))
+    }
 }

@@ -5,7 +5,8 @@ use physis_runtime::SparsePattern;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use crate::grid_model::{At, Call, Gen};
+use crate::grid_model::{At, Call};
+use crate::model::Gen;
 use crate::names::usize_lit;
 
 /// `step` of an explicit scheme: the step function fills `so` (next, error when adaptive,

@@ -18,7 +18,9 @@
 //! The generated code computes the same samples as the tape interpreter
 //! (`physis_ir::TapeModel`) to the last bit: it is emitted from the same IR functions with
 //! the scalar formulas of `physis_ir::eval`, and parameters are folded once per run as the
-//! interpreter's `bind_params` folds them (see [`func`]).
+//! interpreter's `bind_params` folds them (see [`func`]). The test of that is
+//! `examples/rust-api/tests/differential.rs`: every example and oracle model compiled by
+//! that crate's build script, run beside the interpreter.
 //!
 //! `physis-build` calls [`generate`] from a build script; `physis emit` calls [`emit`].
 

@@ -33,106 +33,333 @@ pub struct Heap {
     pub dim: usize,
 }
 
-/// The generated methods and trait implementation of one model.
-pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), GenError> {
-    // Fields on grids keep long arrays on the heap; small unrolled models keep every value
-    // in stack arrays.
-    if ir.dynamics.layout.parts.iter().any(|p| p.array) || ir.jacobian_pattern.is_some() {
-        return crate::grid_model::model_items(plan, ir);
-    }
-    let dim = ir.dynamics.dim();
-    let nw = ir.info.noises;
-    let mut hoist = Hoist::default();
-    // (name, IR name, signature, outputs, body): written out once the hoisted values are
-    // all known, since every function takes them as `k: &[f64; NK]`.
-    let mut fns = Vec::new();
-    let mut gen_fn = |name: &str, f: &Function, hoist: &mut Hoist| -> Result<Inputs, GenError> {
-        let inputs = inputs_of(f);
-        let b = body(f, inputs, hoist)?;
-        let sig = signature(inputs, dim, nw);
-        let n = usize_lit(f.output_len());
-        fns.push((format_ident!("{}", name), f.name.clone(), sig, n, b));
-        Ok(inputs)
-    };
-    let initial = gen_fn("initial_at", &ir.initial, &mut hoist)?;
-    let rate = gen_fn("rate_at", &ir.rate, &mut hoist)?;
-    let rate_jvp = gen_fn("rate_jvp_at", &ir.rate_jvp, &mut hoist)?;
-    let margins = gen_fn("margins_at", &ir.margins, &mut hoist)?;
-    let observe = gen_fn("observe_at", &ir.observe, &mut hoist)?;
-    let mut resets = Vec::new();
-    for (j, r) in ir.resets.iter().enumerate() {
-        let inp = gen_fn(&format!("reset{j}_at"), &r.func, &mut hoist)?;
-        resets.push((j, inp, &r.slots));
-    }
-    // The step of an explicit scheme, for the lane kernel.
-    let mut lane_step = None;
-    let scheme_impl = match &ir.scheme.fns {
-        SchemeFns::Explicit {
-            step,
-            adaptive,
-            fsal,
-            dense,
-        } => {
-            let inp = gen_fn("step_at", step, &mut hoist)?;
-            lane_step = Some((inp, *adaptive, *fsal));
-            explicit(inp, rate, (*adaptive, *fsal, *dense), dim, nw)
-        }
-        SchemeFns::Implicit {
-            residual,
-            jacobian,
-            jvp,
-            error,
-        } => {
-            let res = gen_fn("residual_at", residual, &mut hoist)?;
-            let jac = match jacobian {
-                Some(j) => Some(gen_fn("jacobian_at", j, &mut hoist)?),
-                None => None,
-            };
-            let jv = gen_fn("residual_jvp_at", jvp, &mut hoist)?;
-            let err = match error {
-                Some(e) => Some(gen_fn("implicit_error_at", e, &mut hoist)?),
-                None => None,
-            };
-            implicit(res, jac, jv, err, dim, nw)
-        }
-        SchemeFns::Staged {
-            stages,
-            finish,
-            adaptive,
-        } => {
-            let mut stage_fns = Vec::new();
-            for (j, st) in stages.iter().enumerate() {
-                let res = gen_fn(&format!("stage{j}_residual_at"), &st.residual, &mut hoist)?;
-                let jac = match &st.jacobian {
-                    Some(f) => Some(gen_fn(&format!("stage{j}_jacobian_at"), f, &mut hoist)?),
-                    None => None,
-                };
-                let jv = gen_fn(&format!("stage{j}_jvp_at"), &st.jvp, &mut hoist)?;
-                stage_fns.push(crate::staged::StageInputs { res, jac, jv });
-            }
-            let fin = gen_fn("finish_at", finish, &mut hoist)?;
-            crate::staged::staged(&stage_fns, fin, *adaptive, dim, nw)
-        }
-        _ => {
-            return Err(GenError::Unsupported {
-                what: "this kind of scheme".into(),
+/// A generated function before the model around it is written.
+pub(crate) struct Gen {
+    /// Its name in the generated model (`rate_at`).
+    pub(crate) name: Ident,
+    /// The IR function it computes (for its doc).
+    pub(crate) ir_name: String,
+    /// What it reads.
+    pub(crate) inputs: Inputs,
+    /// Its statements.
+    pub(crate) body: TokenStream,
+    /// Number of outputs.
+    pub(crate) out: usize,
+}
+
+/// The generated functions of a scheme, as indices into [`Fns::list`].
+pub(crate) enum SchemeGens {
+    /// `step_at` and its outputs `(adaptive, fsal, dense)`.
+    Explicit {
+        step: usize,
+        outs: (bool, bool, bool),
+    },
+    /// `residual_at`, `jacobian_at` (when unrolled), `residual_jvp_at`, `implicit_error_at`
+    /// (when adaptive).
+    Implicit {
+        res: usize,
+        jac: Option<usize>,
+        jv: usize,
+        err: Option<usize>,
+    },
+    /// Per stage its residual, Jacobian (when unrolled) and JVP; then `finish_at`.
+    Staged {
+        stages: Vec<(usize, Option<usize>, usize)>,
+        finish: usize,
+        adaptive: bool,
+    },
+}
+
+/// Every IR function of a model made a generated function, in the one order both
+/// storages emit them (hoisted values are shared in this order).
+pub(crate) struct Fns {
+    /// The functions.
+    pub(crate) list: Vec<Gen>,
+    pub(crate) initial: usize,
+    pub(crate) rate: usize,
+    pub(crate) rate_jvp: usize,
+    pub(crate) margins: usize,
+    pub(crate) observe: usize,
+    /// One per event, in event order.
+    pub(crate) resets: Vec<usize>,
+    pub(crate) scheme: SchemeGens,
+}
+
+impl Fns {
+    /// Generates every function of `ir` with `body` (the storage's statements).
+    fn new(
+        ir: &IrModel,
+        mut body: impl FnMut(&Function, Inputs) -> Result<TokenStream, GenError>,
+    ) -> Result<Fns, GenError> {
+        let mut list = Vec::new();
+        let mut gen_fn = |name: &str, f: &Function| -> Result<usize, GenError> {
+            let inputs = inputs_of(f);
+            let body = body(f, inputs)?;
+            list.push(Gen {
+                name: format_ident!("{}", name),
+                ir_name: f.name.clone(),
+                inputs,
+                body,
+                out: f.output_len(),
             });
+            Ok(list.len() - 1)
+        };
+        let initial = gen_fn("initial_at", &ir.initial)?;
+        let rate = gen_fn("rate_at", &ir.rate)?;
+        let rate_jvp = gen_fn("rate_jvp_at", &ir.rate_jvp)?;
+        let margins = gen_fn("margins_at", &ir.margins)?;
+        let observe = gen_fn("observe_at", &ir.observe)?;
+        let resets = ir
+            .resets
+            .iter()
+            .enumerate()
+            .map(|(j, r)| gen_fn(&format!("reset{j}_at"), &r.func))
+            .collect::<Result<Vec<_>, _>>()?;
+        let scheme = match &ir.scheme.fns {
+            SchemeFns::Explicit {
+                step,
+                adaptive,
+                fsal,
+                dense,
+            } => SchemeGens::Explicit {
+                step: gen_fn("step_at", step)?,
+                outs: (*adaptive, *fsal, *dense),
+            },
+            SchemeFns::Implicit {
+                residual,
+                jacobian,
+                jvp,
+                error,
+            } => {
+                let res = gen_fn("residual_at", residual)?;
+                let jac = jacobian
+                    .as_ref()
+                    .map(|j| gen_fn("jacobian_at", j))
+                    .transpose()?;
+                let jv = gen_fn("residual_jvp_at", jvp)?;
+                let err = error
+                    .as_ref()
+                    .map(|e| gen_fn("implicit_error_at", e))
+                    .transpose()?;
+                SchemeGens::Implicit { res, jac, jv, err }
+            }
+            SchemeFns::Staged {
+                stages,
+                finish,
+                adaptive,
+            } => {
+                let mut fns = Vec::new();
+                for (j, st) in stages.iter().enumerate() {
+                    let res = gen_fn(&format!("stage{j}_residual_at"), &st.residual)?;
+                    let jac = st
+                        .jacobian
+                        .as_ref()
+                        .map(|f| gen_fn(&format!("stage{j}_jacobian_at"), f))
+                        .transpose()?;
+                    let jv = gen_fn(&format!("stage{j}_jvp_at"), &st.jvp)?;
+                    fns.push((res, jac, jv));
+                }
+                SchemeGens::Staged {
+                    stages: fns,
+                    finish: gen_fn("finish_at", finish)?,
+                    adaptive: *adaptive,
+                }
+            }
+            _ => {
+                return Err(GenError::Unsupported {
+                    what: "this kind of scheme".into(),
+                });
+            }
+        };
+        Ok(Fns {
+            list,
+            initial,
+            rate,
+            rate_jvp,
+            margins,
+            observe,
+            resets,
+            scheme,
+        })
+    }
+}
+
+/// What one storage writes into the model: its own inherent items (`bind`, ...), its
+/// functions, the bodies of the `Model` methods and anything after the model.
+pub(crate) struct Emitted {
+    /// `bind` and what it needs, beside `DIM` and `model_info`.
+    pub(crate) items: TokenStream,
+    /// The generated functions.
+    pub(crate) fns: Vec<TokenStream>,
+    /// The `initial` method's output slice (`y` on the stack, `y0` on the heap).
+    pub(crate) initial_out: Ident,
+    pub(crate) initial: TokenStream,
+    pub(crate) rate: TokenStream,
+    /// Before the method's `true`.
+    pub(crate) rate_jvp: TokenStream,
+    pub(crate) margins: TokenStream,
+    pub(crate) observe: TokenStream,
+    /// One `match event` arm per reset.
+    pub(crate) reset_arms: Vec<TokenStream>,
+    /// `step` and the implicit methods.
+    pub(crate) scheme: TokenStream,
+    /// The lane kernel's method of the `Model` implementation and its items.
+    pub(crate) lanes: (Option<TokenStream>, Option<TokenStream>),
+    pub(crate) storage: Storage,
+}
+
+/// The generated methods and trait implementation of one model: small models keep every
+/// value in stack arrays, fields on grids keep long arrays on the heap
+/// ([`crate::grid_model`]); both fill the same model.
+pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), GenError> {
+    let on_heap = ir.dynamics.layout.parts.iter().any(|p| p.array) || ir.jacobian_pattern.is_some();
+    if on_heap && matches!(ir.scheme.fns, SchemeFns::Staged { .. }) {
+        return Err(GenError::Unsupported {
+            what: "a scheme with implicit stages on grid fields".into(),
+        });
+    }
+    let mut hoist = Hoist::default();
+    let mut regs = 0usize;
+    let fns = Fns::new(ir, |f, inputs| {
+        if on_heap {
+            crate::grid_func::body(f, inputs, &mut hoist, &mut regs)
+        } else {
+            body(f, inputs, &mut hoist)
         }
+    })?;
+    let e = if on_heap {
+        crate::grid_model::emit(plan, ir, &fns, &hoist, regs)
+    } else {
+        on_stack(plan, ir, &fns, &hoist)
     };
     let form = residual_form(ir)?;
+    let info_fn = model_info_fn(model_info(&ir.info)?);
     let ty = &plan.ty;
+    let d = usize_lit(ir.dynamics.dim());
+    let Emitted {
+        items,
+        fns,
+        initial_out,
+        initial,
+        rate,
+        rate_jvp,
+        margins,
+        observe,
+        reset_arms,
+        scheme,
+        lanes: (lane_method, lane_items),
+        storage,
+    } = e;
+    let items = quote! {
+        impl #ty {
+            /// Number of state slots.
+            pub const DIM: usize = #d;
+
+            #info_fn
+
+            #items
+
+            #(#fns)*
+        }
+
+        impl ::physis_runtime::Model for #ty {
+            fn info(&self) -> ::std::sync::Arc<::physis_runtime::ModelInfo> {
+                ::std::sync::Arc::clone(&self.info)
+            }
+
+            fn initial(&mut self, t0: f64, #initial_out: &mut [f64]) {
+                let t = t0;
+                #initial
+            }
+
+            #[inline]
+            fn rate(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) {
+                #rate
+            }
+
+            #scheme
+
+            #form
+
+            fn rate_jvp(&mut self, t: f64, y: &[f64], v: &[f64], out: &mut [f64]) -> bool {
+                #rate_jvp
+                true
+            }
+
+            fn margins(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+                let r = dydt;
+                #margins
+            }
+
+            fn reset(&mut self, event: usize, t: f64, pre: &[f64], pre_rate: &[f64], post: &mut [f64]) {
+                let (y, r) = (pre, pre_rate);
+                match event {
+                    #(#reset_arms)*
+                    _ => {}
+                }
+            }
+
+            fn observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+                let r = dydt;
+                #observe
+            }
+
+            #lane_method
+        }
+
+        #lane_items
+    };
+    Ok((items, storage))
+}
+
+/// What a small model writes: straight-line functions returning `[f64; N]` arrays, the
+/// hoisted values `k` in a stack array, and the lane kernel of an explicit scheme.
+fn on_stack(plan: &Plan, ir: &IrModel, fns: &Fns, hoist: &Hoist) -> Emitted {
+    let dim = ir.dynamics.dim();
+    let nw = ir.info.noises;
+    let g = |i: usize| &fns.list[i];
+    let inp = |i: usize| fns.list[i].inputs;
     let np = usize_lit(plan.defaults.len());
     let nk = usize_lit(hoist.len);
     // Functions of the hoisted values `k` and their inputs only (no `self`), so the lane
     // kernel can call them with each lane's own `k`.
-    let fns = fns.iter().map(|(id, ir_name, sig, n, b)| {
-        let doc = format!("The IR function `{ir_name}`, as straight-line code.");
+    let items = fns.list.iter().map(|g| {
+        let doc = format!("The IR function `{}`, as straight-line code.", g.ir_name);
+        let (id, b) = (&g.name, &g.body);
+        let sig = signature(g.inputs, dim, nw);
+        let n = usize_lit(g.out);
         quote! {
             #[doc = #doc]
             #[inline]
             fn #id(k: &[f64; #nk], #sig) -> [f64; #n] { #b }
         }
     });
+    let (rate, margins, observe) = (inp(fns.rate), inp(fns.margins), inp(fns.observe));
+    let mut lane_step = None;
+    let scheme = match &fns.scheme {
+        SchemeGens::Explicit { step, outs } => {
+            lane_step = Some((inp(*step), outs.0, outs.1));
+            explicit(inp(*step), rate, *outs, dim, nw)
+        }
+        SchemeGens::Implicit { res, jac, jv, err } => {
+            implicit(inp(*res), jac.map(inp), inp(*jv), err.map(inp), dim, nw)
+        }
+        SchemeGens::Staged {
+            stages,
+            finish,
+            adaptive,
+        } => {
+            let stage_fns: Vec<_> = stages
+                .iter()
+                .map(|(res, jac, jv)| crate::staged::StageInputs {
+                    res: inp(*res),
+                    jac: jac.map(inp),
+                    jv: inp(*jv),
+                })
+                .collect();
+            crate::staged::staged(&stage_fns, inp(*finish), *adaptive, dim, nw)
+        }
+    };
     let blocks = &hoist.blocks;
     let lanes = lane_step.and_then(|(step, adaptive, fsal)| {
         let spec = LaneSpec {
@@ -149,51 +376,38 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
             fsal,
             margins_static: !ir.margins.reads(Source::Param),
         };
-        lane_items(ty, &spec)
+        lane_items(&plan.ty, &spec)
     });
     let (lane_items, lane_method) = lanes.unzip();
-    let info_fn = model_info_fn(model_info(&ir.info)?);
-    let d = usize_lit(dim);
-    let call = |name: &str, inp: Inputs, at: &At, fail: TokenStream| {
-        invoke(&format_ident!("{}", name), inp, at, dim, nw, &fail)
-    };
+    let call =
+        |i: usize, at: &At, fail: TokenStream| invoke(&g(i).name, inp(i), at, dim, nw, &fail);
     let at = At::conditions();
-    let initial_call = call("initial_at", initial, &At::initial(), quote!(return;));
-    let rate_call = call("rate_at", rate, &at, quote!(dydt.fill(f64::NAN); return;));
+    let initial_call = call(fns.initial, &At::initial(), quote!(return;));
+    let rate_call = call(fns.rate, &at, quote!(dydt.fill(f64::NAN); return;));
     let jvp_call = call(
-        "rate_jvp_at",
-        rate_jvp,
+        fns.rate_jvp,
         &At::jvp(),
         quote!(out.fill(f64::NAN); return true;),
     );
-    let margins_call = call(
-        "margins_at",
-        margins,
-        &at,
-        quote!(out.fill(f64::NAN); return;),
-    );
-    let observe_call = call(
-        "observe_at",
-        observe,
-        &at,
-        quote!(out.fill(f64::NAN); return;),
-    );
-    let reset_arms = resets.iter().map(|(j, inp, slots)| {
-        let c = call(&format!("reset{j}_at"), *inp, &At::reset(), quote!(return;));
-        let j = usize_lit(*j);
-        let writes = slots.iter().enumerate().map(|(k, s)| {
-            let (k, s) = (usize_lit(k), usize_lit(*s as usize));
-            quote!(if let Some(d) = post.get_mut(#s) { *d = v[#k]; })
-        });
-        quote!(#j => { let v = #c; #(#writes)* })
-    });
-    let items = quote! {
-        impl #ty {
-            /// Number of state slots.
-            pub const DIM: usize = #d;
-
-            #info_fn
-
+    let margins_call = call(fns.margins, &at, quote!(out.fill(f64::NAN); return;));
+    let observe_call = call(fns.observe, &at, quote!(out.fill(f64::NAN); return;));
+    let reset_arms = fns
+        .resets
+        .iter()
+        .zip(&ir.resets)
+        .enumerate()
+        .map(|(j, (i, r))| {
+            let c = call(*i, &At::reset(), quote!(return;));
+            let j = usize_lit(j);
+            let writes = r.slots.iter().enumerate().map(|(k, s)| {
+                let (k, s) = (usize_lit(k), usize_lit(*s as usize));
+                quote!(if let Some(d) = post.get_mut(#s) { *d = v[#k]; })
+            });
+            quote!(#j => { let v = #c; #(#writes)* })
+        })
+        .collect();
+    Emitted {
+        items: quote! {
             /// Everything that depends on the parameters alone, computed once per run as
             /// the interpreter folds it.
             fn bind(p: &[f64; #np]) -> [f64; #nk] {
@@ -202,70 +416,38 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
                 let _ = p;
                 k
             }
-
-            #(#fns)*
-        }
-
-        impl ::physis_runtime::Model for #ty {
-            fn info(&self) -> ::std::sync::Arc<::physis_runtime::ModelInfo> {
-                ::std::sync::Arc::clone(&self.info)
-            }
-
-            fn initial(&mut self, t0: f64, y: &mut [f64]) {
-                let t = t0;
-                let v = #initial_call;
-                for (d, s) in y.iter_mut().zip(v) { *d = s; }
-            }
-
-            #[inline]
-            fn rate(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) {
-                let v = #rate_call;
-                for (d, s) in dydt.iter_mut().zip(v) { *d = s; }
-            }
-
-            #scheme_impl
-
-            #form
-
-            fn rate_jvp(&mut self, t: f64, y: &[f64], v: &[f64], out: &mut [f64]) -> bool {
-                let s = v;
-                let v = #jvp_call;
-                for (d, x) in out.iter_mut().zip(v) { *d = x; }
-                true
-            }
-
-            fn margins(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
-                let r = dydt;
-                let v = #margins_call;
-                for (d, s) in out.iter_mut().zip(v) { *d = s; }
-            }
-
-            fn reset(&mut self, event: usize, t: f64, pre: &[f64], pre_rate: &[f64], post: &mut [f64]) {
-                let (y, r) = (pre, pre_rate);
-                match event {
-                    #(#reset_arms)*
-                    _ => {}
-                }
-            }
-
-            fn observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
-                let r = dydt;
-                let v = #observe_call;
-                for (d, s) in out.iter_mut().zip(v) { *d = s; }
-            }
-
-            #lane_method
-        }
-
-        #lane_items
-    };
-    Ok((
-        items,
-        Storage {
+        },
+        fns: items.collect(),
+        initial_out: format_ident!("y"),
+        initial: quote! {
+            let v = #initial_call;
+            for (d, s) in y.iter_mut().zip(v) { *d = s; }
+        },
+        rate: quote! {
+            let v = #rate_call;
+            for (d, s) in dydt.iter_mut().zip(v) { *d = s; }
+        },
+        rate_jvp: quote! {
+            let s = v;
+            let v = #jvp_call;
+            for (d, x) in out.iter_mut().zip(v) { *d = x; }
+        },
+        margins: quote! {
+            let v = #margins_call;
+            for (d, s) in out.iter_mut().zip(v) { *d = s; }
+        },
+        observe: quote! {
+            let v = #observe_call;
+            for (d, s) in out.iter_mut().zip(v) { *d = s; }
+        },
+        reset_arms,
+        scheme,
+        lanes: (lane_method, lane_items),
+        storage: Storage {
             hoisted: hoist.len,
             heap: None,
         },
-    ))
+    }
 }
 
 /// `fn residual_form`: the interpreter's claim about how the residual depends on `next`.

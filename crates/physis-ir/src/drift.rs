@@ -137,8 +137,8 @@ fn fit(b: &mut Builder, v: ValueId, ty: Ty) -> Result<ValueId, IrError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interpreter::tape::{Inputs, Tape};
     use crate::specialise::rate_subst;
-    use crate::tape::{Inputs, Tape};
 
     /// A one-slot rate `law(x, w, p)` and its drift, both as tapes.
     fn rate_and_drift(

@@ -16,8 +16,11 @@
 //! 3. [`tangent`] is forward-mode differentiation of IR: exact Jacobians ([`derive`]);
 //!    [`sparsity`] finds which inputs each output reads (a grid's sparse Jacobian).
 //! 4. [`assemble`] collects everything into an [`IrModel`].
-//! 5. [`Tape`] compiles a function to flat instructions over one register file;
-//!    [`TapeModel`] implements the driver's model trait with tapes.
+//! 5. The [`interpreter`]: [`Tape`] compiles a function to flat instructions over one
+//!    register file; [`TapeModel`] implements the driver's model trait with tapes;
+//!    [`TapeLanes`] runs 64 ensemble members at once. Generated code
+//!    (`physis-codegen`) must agree with it bit for bit, as
+//!    `examples/rust-api/tests/differential.rs` tests.
 //!
 //! [`Model`]: physis_runtime::Model
 
@@ -29,10 +32,8 @@ mod drift;
 pub mod error;
 pub mod eval;
 pub mod front;
-pub mod interp;
+pub mod interpreter;
 pub mod ir;
-mod lane_code;
-pub mod lanes;
 /// The whole-array kernels, shared with generated code through the runtime.
 pub use physis_runtime::kernels;
 pub mod layout;
@@ -46,19 +47,18 @@ pub mod specialise;
 pub mod staged;
 pub mod step;
 pub mod tangent;
-pub mod tape;
 mod vecops;
 
 pub use builder::Builder;
 pub use error::IrError;
-pub use interp::{BindError, TapeModel, UnboundTapes, bind_params};
+pub use interpreter::interp::{BindError, TapeModel, UnboundTapes, bind_params};
+pub use interpreter::lanes::{LaneProgram, TapeLanes};
+pub use interpreter::tape::{Inputs, Tape};
 pub use ir::{
     Bc, BinOp, Function, Grid, Inst, Op, ReduceOp, Source, Stencil, StencilOp, Ty, UnOp, ValueId,
 };
-pub use lanes::{LaneProgram, TapeLanes};
 pub use layout::{Dynamics, Layout, Part};
 pub use lower::{LowerError, lower, lower_with_source};
 pub use model::{IrModel, ModelSpec, NamedRun, ParamSpec, ResetSpec, assemble};
 pub use scheme::{Role, SBinding, SExpr, SchemeDef};
 pub use specialise::{SVal, SchemeCtx, SchemeFns, Specialised, specialise};
-pub use tape::{Inputs, Tape};

@@ -6,7 +6,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use physis_ir::{IrModel, LaneProgram, TapeLanes, TapeModel, lanes::WIDTH, lower_with_source};
+use physis_ir::interpreter::lanes::WIDTH;
+use physis_ir::{IrModel, LaneProgram, TapeLanes, TapeModel, lower_with_source};
 use physis_runtime::{
     Ensemble, EnsembleResult, LaneKernel, ParamSet, ReasonKind, RunOptions, StepArgs, Sweep,
     linspace,

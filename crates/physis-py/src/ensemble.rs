@@ -3,7 +3,8 @@
 //! member's observes on the shared grid (member × time) for xarray.
 
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
-use physis_ir::{LaneProgram, TapeModel, lanes::WIDTH};
+use physis_ir::interpreter::lanes::WIDTH;
+use physis_ir::{LaneProgram, TapeModel};
 use physis_runtime::{
     Ensemble, EnsemblePart, EnsembleResult, LaneKernel, ModelInfo, Moments, ParamSet, Sweep,
 };

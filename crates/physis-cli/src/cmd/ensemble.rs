@@ -13,7 +13,8 @@
 use super::Failure;
 use super::prepare::{Prepared, RunArgs, prepare, quantity_scalar};
 use super::progress::Progress;
-use physis_ir::{LaneProgram, TapeModel, lanes::WIDTH};
+use physis_ir::interpreter::lanes::WIDTH;
+use physis_ir::{LaneProgram, TapeModel};
 use physis_runtime::{Ensemble, EnsembleError, EnsembleResult, LaneKernel, ParamSet, Sweep};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -7,7 +7,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use physis_ir::{IrModel, LaneProgram, TapeModel, lanes::WIDTH, lower_with_source};
+use physis_ir::interpreter::lanes::WIDTH;
+use physis_ir::{IrModel, LaneProgram, TapeModel, lower_with_source};
 use physis_runtime::{Ensemble, LaneKernel, Noise, ParamSet, Sweep};
 
 pub const LORENZ: &str = include_str!("../../../../bench/anchors/ensemble/lorenz.hph");

@@ -1,17 +1,18 @@
 //! Lowering a checked model (from `physis-check`) to an [`IrModel`].
 //!
-//! States are unrolled slot by slot (each a scalar part), so small models become
-//! straight-line code. Laws give the rate; `law y'' = a` makes `(y, y')` a position and
-//! velocity pair; noise is kept as [`Source::Noise`] loads for the scheme to split.
-//! Models with a grid go to `grid_model` (fields as whole arrays). A lagrangian or a
-//! hamiltonian moves its states through the equations `mechanics` derives.
+//! One lowering for every model: each state has a shape (`shape`): scalars and vectors
+//! are unrolled slot by slot (each a scalar part), so small models become straight-line
+//! code; a field on a grid is one array part. Laws give the rate; `law y'' = a` makes
+//! `(y, y')` a position and velocity pair; noise is kept as [`Source::Noise`] loads for the
+//! scheme to split. A lagrangian or a hamiltonian moves its states through the equations
+//! `mechanics` derives.
 
 mod dag;
 mod expr;
 mod grid;
-mod grid_model;
 mod mechanics;
 mod scheme;
+mod shape;
 
 use physis_check::{CheckedModel, Motion, Shape};
 use physis_runtime::{
@@ -22,11 +23,13 @@ use thiserror::Error;
 use crate::builder::Builder;
 use crate::error::IrError;
 use crate::ir::{Function, Source};
-use crate::layout::{Dynamics, Layout};
+use crate::layout::Dynamics;
 use crate::model::{IrModel, ModelSpec, NamedRun, ParamSpec, ResetSpec, assemble};
 use expr::{Ctx, Reads};
+use grid::{GridCx, to_field};
 pub use mechanics::{Derivation, derive_motion};
 pub use scheme::scheme_def;
+use shape::{States, single};
 
 /// Why a checked model could not be lowered.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -98,37 +101,34 @@ pub fn lower_with_source(model: &CheckedModel, source: &str) -> Result<IrModel, 
 }
 
 fn lower_inner(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerError> {
-    if m.grid.is_some() {
-        return grid_model::lower(m, source);
+    let grid = GridCx::new(m)?;
+    let g = grid.as_ref();
+    let mech = &m.mechanics;
+    if g.is_some()
+        && (mech.lagrangian.is_some()
+            || mech.hamiltonian.is_some()
+            || mech.dissipation.is_some()
+            || !mech.efforts.is_empty())
+    {
+        return Err(LowerError::NotYetSupported {
+            feature: "lagrangian and hamiltonian mechanics on a grid",
+        });
     }
-    let slot = |sizes: &[usize]| {
-        let mut off = Vec::with_capacity(sizes.len());
-        let mut acc = 0u32;
-        for n in sizes {
-            off.push(acc);
-            acc += *n as u32;
-        }
-        (off, acc)
-    };
-    let state_sizes = m
-        .states
-        .iter()
-        .map(|s| size(s.shape))
-        .collect::<Result<Vec<_>, _>>()?;
-    let (state_off, dim) = slot(&state_sizes);
-    let param_sizes: Vec<usize> = m
-        .params
-        .iter()
-        .map(|p| p.default.components().len())
-        .collect();
-    let (param_off, _) = slot(&param_sizes);
-    let mech = mechanics::Mechanics::derive(m, &state_off, &param_off)?;
+    let st = States::new(m, g)?;
+    let state_off = &st.off;
+    let mut param_off = Vec::with_capacity(m.params.len());
+    let mut acc = 0u32;
+    for p in &m.params {
+        param_off.push(acc);
+        acc += p.default.components().len() as u32;
+    }
+    let mech = mechanics::Mechanics::derive(m, state_off, &param_off)?;
     let cx = |reads: Reads, what: &'static str| Ctx {
-        state_off: &state_off,
+        state_off,
         param_off: &param_off,
         reads,
         what,
-        grid: None,
+        grid: g,
         energy: None,
     };
     // `hamiltonian` read in an expression: the energy, built into that expression's builder.
@@ -146,12 +146,18 @@ fn lower_inner(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerE
         noise: false,
     };
 
-    // The rate, one output per slot.
+    // The rate, one output per part; a Dirichlet field's edge does not move.
     let mut b = Builder::new();
-    let mut rate = Vec::with_capacity(dim as usize);
+    let mask = match g {
+        Some(g) if (0..m.states.len()).any(|i| g.dirichlet(i).is_some()) => {
+            Some(g.interior_mask(&mut b)?)
+        }
+        _ => None,
+    };
+    let mut rate = Vec::with_capacity(st.layout.parts.len());
     let mut pairs = Vec::new();
     let derived = match &mech {
-        Some(mc) => Some(mc.rates(&mut b, m, &state_off)?),
+        Some(mc) => Some(mc.rates(&mut b, m, state_off)?),
         None => None,
     };
     let law_energy = energy(&mut b)?;
@@ -177,20 +183,24 @@ fn lower_inner(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerE
                         .get(*l)
                         .is_some_and(|law| law.order == physis_check::LawOrder::Second)
                 {
-                    for k in 0..state_sizes[i] as u32 {
-                        pairs.push(((state_off[i] + k) as usize, (off + k) as usize));
-                    }
+                    // Position and velocity parts, pairwise (one pair for two fields).
+                    let k = if st.field[i] { 1 } else { st.size[i] };
+                    pairs.extend((0..k).map(|c| (st.part[i] + c, st.part[v.0] + c)));
                 }
-                (0..state_sizes[i] as u32)
-                    .map(|k| b.load(Source::State, off + k))
-                    .collect()
+                if st.field[i] {
+                    vec![b.load_range(Source::State, off, st.size[i] as u32)]
+                } else {
+                    (0..st.size[i] as u32)
+                        .map(|k| b.load(Source::State, off + k))
+                        .collect()
+                }
             }
             Motion::Lagrangian | Motion::Hamiltonian => {
                 let by_slot = &derived
                     .as_ref()
                     .ok_or_else(|| invalid("a state moved by mechanics the model lacks"))?
                     .by_slot;
-                (0..state_sizes[i] as u32)
+                (0..st.size[i] as u32)
                     .map(|k| {
                         by_slot.get(&(state_off[i] + k)).copied().ok_or_else(|| {
                             LowerError::Invalid {
@@ -206,41 +216,41 @@ fn lower_inner(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerE
                 });
             }
         };
-        if comps.len() != state_sizes[i] {
-            return Err(LowerError::Invalid {
-                problem: format!(
-                    "the rate of `{}` has {} components for {}",
-                    s.name,
-                    comps.len(),
-                    state_sizes[i]
-                ),
-            });
-        }
-        rate.extend(comps);
+        rate.extend(st.shape(&mut b, g, i, comps, mask)?);
     }
     if let Some(d) = &derived {
         pairs.extend(d.pairs.iter().copied());
     }
     let rate = b.finish("rate", &rate)?;
-    let dynamics = Dynamics::new(Layout::scalars(dim), rate, pairs, m.noises.len() as u32)?;
-    crate::linearity::check_laws(m, &dynamics, &state_off)?;
+    let dynamics = Dynamics::new(st.layout.clone(), rate, pairs, m.noises.len() as u32)?;
+    if g.is_none() {
+        // Unrolled, each output is one slot.
+        crate::linearity::check_laws(m, &dynamics, state_off)?;
+    }
 
-    // Initial state: reads t and params.
+    // Initial state: reads t and params; a Dirichlet field starts at its value on the edge.
     let mut b = Builder::new();
     let mut init = Vec::new();
-    for s in &m.states {
-        init.extend(expr::lower(
-            &mut b,
-            &cx(
-                Reads {
-                    state: false,
-                    rate: false,
-                    noise: false,
-                },
-                "an initial value",
-            ),
-            &s.init,
-        )?);
+    let icx = cx(
+        Reads {
+            state: false,
+            rate: false,
+            noise: false,
+        },
+        "an initial value",
+    );
+    for (i, s) in m.states.iter().enumerate() {
+        let v = expr::lower(&mut b, &icx, &s.init)?;
+        let v = match (g, g.and_then(|g| g.dirichlet(i))) {
+            (Some(g), Some(bv)) if st.field[i] => {
+                let u = to_field(&mut b, g, single(v)?)?;
+                let bv = single(expr::lower(&mut b, &icx, bv)?)?;
+                let inside = g.interior_mask(&mut b)?;
+                vec![b.select(inside, u, bv)?]
+            }
+            _ => st.shape(&mut b, g, i, v, None)?,
+        };
+        init.extend(v);
     }
     let initial = b.finish("initial", &init)?;
 
@@ -257,6 +267,9 @@ fn lower_inner(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerE
         let [v] = v[..] else {
             return Err(invalid("an observe that is not one number"));
         };
+        if b.ty(v)? != crate::ir::Ty::Scalar {
+            return Err(invalid("an observe that is not one number"));
+        }
         obs.push(v);
     }
     let observe = b.finish("observe", &obs)?;
@@ -303,19 +316,17 @@ fn lower_inner(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerE
         let (mut slots, mut vals) = (Vec::new(), Vec::new());
         let reset_energy = energy(&mut rb)?;
         for r in &e.resets {
+            let i = r.state.0;
             let cx = Ctx {
                 energy: reset_energy,
                 ..cx(clause_reads, "a reset")
             };
             let v = expr::lower(&mut rb, &cx, &r.value)?;
             let off = *state_off
-                .get(r.state.0)
+                .get(i)
                 .ok_or_else(|| invalid("a reset of a state that does not exist"))?;
-            if v.len() != state_sizes[r.state.0] {
-                return Err(invalid("a reset of the wrong size"));
-            }
-            slots.extend((0..v.len() as u32).map(|k| off + k));
-            vals.extend(v);
+            vals.extend(st.shape(&mut rb, g, i, v, None)?);
+            slots.extend((0..st.size[i] as u32).map(|k| off + k));
         }
         resets.push(ResetSpec {
             slots,
@@ -323,18 +334,18 @@ fn lower_inner(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerE
         });
     }
     let margins = b.finish("margins", &margins)?;
-    let info = model_info(
-        m,
-        source,
-        &state_off,
-        &state_sizes,
-        dim,
-        atoms,
-        stops,
-        events,
-        &observe,
-        &margins,
+    let mut info = model_info(
+        m, source, state_off, &st.size, st.dim, atoms, stops, events, &observe, &margins,
     );
+    if let Some(g) = g {
+        for (info, i) in info.states.iter_mut().zip(0..) {
+            if st.field[i] {
+                info.shape = g.shape();
+                // The edge a Dirichlet boundary holds is masked out of the rate above.
+                info.fixed_edge = g.dirichlet(i).is_some();
+            }
+        }
+    }
     let (params, runs) = params_and_runs(m, &param_off);
     let def = scheme_def(&m.integrate.scheme)?;
     let spec = ModelSpec {
@@ -351,10 +362,7 @@ fn lower_inner(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerE
 }
 
 /// The parameter slots and named runs of a model, shared by every lowering path.
-pub(super) fn params_and_runs(
-    m: &CheckedModel,
-    param_off: &[u32],
-) -> (Vec<ParamSpec>, Vec<NamedRun>) {
+fn params_and_runs(m: &CheckedModel, param_off: &[u32]) -> (Vec<ParamSpec>, Vec<NamedRun>) {
     let params = m
         .params
         .iter()
@@ -378,17 +386,6 @@ pub(super) fn params_and_runs(
         })
         .collect();
     (params, runs)
-}
-
-fn size(shape: Shape) -> Result<usize, LowerError> {
-    match shape {
-        Shape::Scalar => Ok(1),
-        Shape::Vector(n) => Ok(n),
-        Shape::Field => Err(LowerError::NotYetSupported {
-            feature: "fields on grids",
-        }),
-        _ => Err(invalid("a state of unknown shape")),
-    }
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -22,39 +22,14 @@ pub fn property(
     keep: bool,
     case: impl Fn(u64) -> Result<(), String>,
 ) -> usize {
-    let master = seeds::master();
-    let kept = seeds::kept(name);
-    let fresh = seeds::count(default);
-    eprintln!(
-        "{name}: master seed {master:#018x} (ORACLE_SEED={master:#x} replays it), {fresh} fresh cases, {} kept",
-        kept.len()
-    );
-    let mut failures = Vec::new();
-    for &seed in &kept {
-        if let Err(e) = case(seed) {
-            failures.push(format!("kept seed {seed:#018x}: {e}"));
-        }
+    let run = seeds::Run::new(seeds::file(name), default);
+    eprintln!("{}", run.banner(name));
+    let out = run.cases(keep, case);
+    for problem in &out.unkept {
+        eprintln!("{problem}");
     }
-    for i in 0..fresh as u64 {
-        let seed = seeds::case(master, i);
-        if let Err(e) = case(seed) {
-            if keep {
-                let first = e.lines().next().unwrap_or("");
-                if let Err(io) = seeds::keep(name, seed, first) {
-                    eprintln!("cannot keep seed {seed:#018x}: {io}");
-                }
-            }
-            failures.push(format!("seed {seed:#018x}: {e}"));
-        }
-    }
-    let total = kept.len() + fresh;
-    assert!(
-        failures.is_empty(),
-        "{name}: {} of {total} cases failed (master seed {master:#018x}):\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
-    total
+    assert!(out.failures.is_empty(), "{}", run.report(name, &out));
+    out.total
 }
 
 /// `max |a − b|`.

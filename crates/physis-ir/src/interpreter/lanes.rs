@@ -14,11 +14,11 @@ use std::sync::Arc;
 use physis_runtime::{LaneKernel, StepArgs};
 
 use crate::error::IrError;
+use crate::interpreter::lane_code::{Op, fuse, lower, run_code};
+use crate::interpreter::tape::{Ins, Tape};
 use crate::ir::{Function, Source};
-use crate::lane_code::{Op, fuse, lower, run_code};
 use crate::model::IrModel;
 use crate::step::SchemeFns;
-use crate::tape::{Ins, Tape};
 
 /// Members per batch. Wide enough to share the dispatch, small enough that a tape's
 /// registers stay in the first-level cache.
@@ -318,8 +318,8 @@ impl LaneKernel for TapeLanes {
 mod tests {
     use super::*;
     use crate::builder::Builder;
-    use crate::lane_code::Op;
-    use crate::tape::Inputs;
+    use crate::interpreter::lane_code::Op;
+    use crate::interpreter::tape::Inputs;
 
     /// Every lane of a lane tape equals the scalar tape on that lane's inputs, bit for bit,
     /// with products fused into the adds and subtracts that alone read them.

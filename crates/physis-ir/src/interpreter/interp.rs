@@ -9,10 +9,10 @@ use physis_runtime::{
 };
 
 use crate::error::IrError;
+use crate::interpreter::tape::{Inputs, Tape};
 use crate::ir::Function;
 use crate::model::IrModel;
 use crate::specialise::SchemeFns;
-use crate::tape::{Inputs, Tape};
 
 /// A tape (shared by the clones of a model) with its own register file.
 #[derive(Clone, Debug)]

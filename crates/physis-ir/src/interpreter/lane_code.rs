@@ -8,9 +8,9 @@
 use multiversion::multiversion;
 
 use crate::eval;
+use crate::interpreter::lanes::{LaneInputs, NAN_ROW, Row};
+use crate::interpreter::tape::Ins;
 use crate::ir::{BinOp, Source, UnOp};
-use crate::lanes::{LaneInputs, NAN_ROW, Row};
-use crate::tape::Ins;
 
 /// A lane-tape instruction.
 #[derive(Clone, Debug, PartialEq)]

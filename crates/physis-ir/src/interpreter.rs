@@ -1,0 +1,11 @@
+//! The interpreter, one of the two back ends (the other is `physis-codegen`'s generated
+//! Rust): an [`IrModel`](crate::IrModel) compiled to tapes ([`tape`]) and run through the
+//! driver's `Model` trait ([`interp`]), or a batch of 64 ensemble members at once
+//! ([`lanes`], over the fused instructions of `lane_code`). That it agrees with generated
+//! code bit for bit is tested in `examples/rust-api/tests/differential.rs`, which runs every
+//! example and oracle model through both.
+
+pub mod interp;
+mod lane_code;
+pub mod lanes;
+pub mod tape;
