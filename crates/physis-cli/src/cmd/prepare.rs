@@ -86,7 +86,12 @@ impl Prepared {
 
 /// Reads, checks, lowers and configures the model named by `args`.
 pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
-    let mut checked = super::open(&args.file)?;
+    prepare_checked(super::open(&args.file)?, args)
+}
+
+/// Configures the model named by `args` from a file the front door has checked clean
+/// (`args.file` is not read again; the studio checks a text it was sent).
+pub fn prepare_checked(mut checked: Checked, args: &RunArgs) -> Result<Prepared, Failure> {
     let index = checked.select(args.sim.as_deref()).map_err(|e| {
         Failure::usage(match e {
             SelectError::Several { file, names } => format!(
