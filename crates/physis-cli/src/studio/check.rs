@@ -139,6 +139,16 @@ pub fn check(source: &str, limits: &Limits) -> CheckReply {
     }
 }
 
+/// The unit a param's input is read in: its SI unit, `rad` for an angle (SI values of an
+/// angle are radians), nothing for another pure number.
+fn input_unit(dim: units::Dimension, quantity: &str) -> String {
+    match dim.si_unit().as_str() {
+        "" | "1" if quantity == "Angle" => "rad".into(),
+        "" | "1" => String::new(),
+        unit => unit.into(),
+    }
+}
+
 /// Each simulation with the params its run reads; one whose lowering would pass the memory
 /// budget, or that does not lower, is listed without params.
 fn simulations(mut checked: Checked, limits: &Limits) -> Vec<SimulationInfo> {
@@ -161,16 +171,19 @@ fn simulations(mut checked: Checked, limits: &Limits) -> Vec<SimulationInfo> {
             let defaults = ir.default_params();
             let model = checked.model(index);
             info.params = (checked.param_slots(index, &ir).into_iter())
-                .map(|slot| ParamInput {
-                    unit: slot.dim.si_unit(),
-                    quantity: (model.params.iter())
+                .map(|slot| {
+                    let quantity = (model.params.iter())
                         .find(|p| p.key == slot.key)
                         .map(|p| p.kind.clone())
-                        .unwrap_or_default(),
-                    default: (defaults.get(slot.offset..slot.offset + slot.len))
-                        .map(<[f64]>::to_vec)
-                        .unwrap_or_default(),
-                    name: slot.name,
+                        .unwrap_or_default();
+                    ParamInput {
+                        unit: input_unit(slot.dim, &quantity),
+                        quantity,
+                        default: (defaults.get(slot.offset..slot.offset + slot.len))
+                            .map(<[f64]>::to_vec)
+                            .unwrap_or_default(),
+                        name: slot.name,
+                    }
                 })
                 .collect();
             info.runs = ir.runs.iter().map(|r| r.name.clone()).collect();

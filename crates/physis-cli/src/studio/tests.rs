@@ -120,7 +120,7 @@ fn a_run_without_drag_lands_when_the_closed_form_says() {
     // No drag: the flight lasts 2·v₀·sin α / g₀ and covers v₀·cos α times that.
     let (status, reply) = post(
         "/api/run",
-        json!({ "source": PROJECTILE, "set": { "v0": "20 m/s", "α": "30 deg", "k": "0 Hz" } }),
+        json!({ "source": PROJECTILE, "set": { "v0": "20 m/s", "α": "0.5235987755982988 rad", "k": "0 1/s" } }),
     );
     assert_eq!(status, StatusCode::OK, "{reply}");
     assert_eq!(reply["reason"], "when");
