@@ -3,6 +3,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod cmd;
+mod studio;
 
 /// mimalloc instead of the system allocator: an ensemble allocates a driver, a model and a
 /// result per member, and glibc's allocator was a fifth of a short member's cost.
@@ -40,6 +41,8 @@ enum Command {
     Fmt(cmd::fmt::Args),
     /// Serve the language server protocol over stdin/stdout, for editors.
     Lsp(cmd::lsp::Args),
+    /// Serve a local web page to edit, check and run models (127.0.0.1; prints the URL).
+    Studio(studio::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,5 +57,6 @@ fn main() -> ExitCode {
         Command::Emit(args) => cmd::emit::run(&args),
         Command::Fmt(args) => cmd::fmt::run(&args),
         Command::Lsp(args) => cmd::lsp::run(&args),
+        Command::Studio(args) => studio::run(&args),
     }
 }

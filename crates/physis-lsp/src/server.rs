@@ -1,6 +1,8 @@
 //! The LSP transport: a synchronous loop over `lsp-server`'s connection that keeps the open
 //! documents (incremental sync), re-analyses a document on each change, publishes its
 //! diagnostics and answers requests from the analysis. Nothing here decides what to answer.
+//! A panic in the analysis does not end the session: a request gets an error response and a
+//! document a PH0122 diagnostic, and the loop goes on.
 
 use crate::analysis::Analysis;
 use crate::{convert, position};
@@ -15,6 +17,7 @@ use lsp_types::request::{
     Request as _,
 };
 use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 
 /// Why the server stopped other than by `shutdown`/`exit`.
 #[derive(Debug)]
@@ -75,7 +78,10 @@ pub fn serve(connection: &Connection) -> Result<(), ServerError> {
                 if connection.handle_shutdown(&req).map_err(fail)? {
                     return Ok(());
                 }
-                let resp = answer(&docs, req);
+                let id = req.id.clone();
+                let resp = guarded(|| answer(&docs, req)).unwrap_or_else(|message| {
+                    Response::new_err(id, ErrorCode::InternalError as i32, message)
+                });
                 connection
                     .sender
                     .send(Message::Response(resp))
@@ -92,13 +98,30 @@ pub fn serve(connection: &Connection) -> Result<(), ServerError> {
     Ok(())
 }
 
+/// `f`'s value, or what it said when it panicked, as the message of an internal error.
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        let what = (payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".into());
+        format!("the analysis failed ({what}); this is a fault of Physis, please report it")
+    })
+}
+
+/// The analysis of `text`; should it panic, [`Analysis::failed`], so later edits still apply
+/// to the right text.
+pub fn analyse(text: String) -> Analysis {
+    guarded(|| Analysis::new(text.clone()))
+        .unwrap_or_else(|message| Analysis::failed(text, message))
+}
+
 /// Apply a document notification; the URI whose diagnostics changed.
 fn notify(docs: &mut HashMap<String, (lsp::Uri, Analysis)>, n: Notification) -> Option<lsp::Uri> {
     match n.method.as_str() {
         DidOpenTextDocument::METHOD => {
             let p: lsp::DidOpenTextDocumentParams = serde_json::from_value(n.params).ok()?;
             let uri = p.text_document.uri;
-            let a = Analysis::new(p.text_document.text);
+            let a = analyse(p.text_document.text);
             docs.insert(uri.as_str().to_string(), (uri.clone(), a));
             Some(uri)
         }
@@ -110,7 +133,7 @@ fn notify(docs: &mut HashMap<String, (lsp::Uri, Analysis)>, n: Notification) -> 
             for change in p.content_changes {
                 position::apply_change(&mut text, change.range, &change.text);
             }
-            docs.insert(uri.as_str().to_string(), (uri.clone(), Analysis::new(text)));
+            docs.insert(uri.as_str().to_string(), (uri.clone(), analyse(text)));
             Some(uri)
         }
         DidCloseTextDocument::METHOD => {
@@ -262,5 +285,31 @@ fn answer(docs: &HashMap<String, (lsp::Uri, Analysis)>, req: Request) -> Respons
             ErrorCode::MethodNotFound as i32,
             format!("unsupported request {}", req.method),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_is_caught_with_its_message() {
+        let caught = guarded(|| -> u8 { panic!("boom") }).unwrap_err();
+        assert!(caught.contains("(boom)"), "{caught}");
+        assert_eq!(guarded(|| 7), Ok(7));
+    }
+
+    #[test]
+    fn a_failed_analysis_keeps_the_text_and_answers_every_request() {
+        let text = "simulate A {\n  state x : Length = 1 m\n}\n".to_string();
+        let a = Analysis::failed(text.clone(), "the analysis failed (boom)".into());
+        assert_eq!(a.source, text);
+        let codes: Vec<&str> = a.diagnostics().iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["PH0122"]);
+        for offset in 0..=text.len() {
+            let _ = (a.hover(offset), a.completions(offset), a.definition(offset));
+        }
+        // Formatting reads only the text, so it still works.
+        assert_eq!(a.format(), None);
     }
 }

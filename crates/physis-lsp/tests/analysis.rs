@@ -156,3 +156,24 @@ fn formatting_is_idempotent_on_every_example() {
         }
     }
 }
+
+#[test]
+fn a_schemes_local_bindings_hover_with_their_dimension() {
+    // Heun's method: k₁ = f(t, y) and k₂ are rates, [y] per time; `next` is a state, [y].
+    let src = include_str!("../../../examples/heun.hph");
+    let a = Analysis::new(src.into());
+    assert!(a.diagnostics().is_empty());
+    let hover = |needle: &str| {
+        let h = a.hover(at(src, needle)).expect("a hover");
+        (h.span.text(src).to_string(), h.markdown)
+    };
+    let (span, k1) = hover("k₁ ≔");
+    assert_eq!(span, "k₁");
+    assert!(k1.starts_with("`k₁ ≔ f(t, y)`"), "{k1}");
+    assert!(k1.contains("**[y]·"), "{k1}");
+    let (_, k2) = hover("k₂ ≔");
+    assert!(k2.contains("`k₂ ≔ f(t + h, y + h·k₁)`"), "{k2}");
+    assert_eq!(k1.split("**").nth(1), k2.split("**").nth(1));
+    let (_, next) = hover("next ≔");
+    assert!(next.contains("**[y]** (relative to the state)"), "{next}");
+}

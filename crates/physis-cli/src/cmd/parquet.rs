@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::fs::File;
+use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -27,11 +28,11 @@ pub const ROW_GROUP: usize = 65_536;
 /// Metadata key of a field's quantity kind.
 pub const QUANTITY_KEY: &str = "quantity";
 
-/// A [`SampleSink`] writing Parquet: buffers up to [`ROW_GROUP`] rows, then writes them as
-/// one row group.
-pub struct ParquetSink {
-    writer: Option<ArrowWriter<File>>,
-    file: Option<File>,
+/// A [`SampleSink`] writing Parquet into `W` (a file, or bytes for the studio's download):
+/// buffers up to [`ROW_GROUP`] rows, then writes them as one row group.
+pub struct ParquetSink<W: Write + Send = File> {
+    writer: Option<ArrowWriter<W>>,
+    file: Option<W>,
     names: Vec<String>,
     units: Vec<String>,
     schema: Option<SchemaRef>,
@@ -42,7 +43,7 @@ fn io(e: impl std::fmt::Display) -> std::io::Error {
     std::io::Error::other(format!("parquet: {e}"))
 }
 
-impl ParquetSink {
+impl ParquetSink<File> {
     /// A sink writing to `path`; Parquet is binary, so a path is required.
     pub fn create(path: Option<&Path>) -> Result<Self, Failure> {
         let path = path.ok_or_else(|| Failure {
@@ -54,14 +55,27 @@ impl ParquetSink {
             message: format!("error: cannot write {}: {e}", path.display()),
             code: 2,
         })?;
-        Ok(Self {
+        Ok(Self::to_writer(file))
+    }
+}
+
+impl<W: Write + Send> ParquetSink<W> {
+    /// A sink writing into `out`; [`SampleSink::end`] closes the file, and
+    /// [`ParquetSink::into_inner`] gives `out` back after it.
+    pub fn to_writer(out: W) -> Self {
+        Self {
             writer: None,
-            file: Some(file),
+            file: Some(out),
             names: Vec::new(),
             units: Vec::new(),
             schema: None,
             columns: Vec::new(),
-        })
+        }
+    }
+
+    /// The output, once [`SampleSink::end`] has closed the file.
+    pub fn into_inner(self) -> Option<W> {
+        self.file
     }
 
     /// Writes the buffered rows as one row group.
@@ -114,7 +128,7 @@ fn schema(info: &ModelInfo) -> Schema {
     )]))
 }
 
-impl SampleSink for ParquetSink {
+impl<W: Write + Send> SampleSink for ParquetSink<W> {
     fn begin(&mut self, info: &ModelInfo) -> std::io::Result<()> {
         let schema = Arc::new(schema(info));
         self.names = schema.fields().iter().map(|f| f.name().clone()).collect();
@@ -162,7 +176,7 @@ impl SampleSink for ParquetSink {
             "physis.t_end".into(),
             format!("{:?}", end.t),
         ));
-        writer.close().map_err(io)?;
+        self.file = Some(writer.into_inner().map_err(io)?);
         Ok(())
     }
 }

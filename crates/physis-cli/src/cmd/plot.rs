@@ -174,7 +174,7 @@ fn run_model(
 }
 
 /// The end mark (`when: x[1] < 0 m ∧ t > 0 s`) and one mark per event firing.
-fn marks(end: &RunEnd, events: &[f64]) -> Vec<Mark> {
+pub fn marks(end: &RunEnd, events: &[f64]) -> Vec<Mark> {
     let kind = end.reason.kind.as_str();
     let label = match &end.reason.clause {
         Some(c) => format!("{kind}: {c}"),
@@ -196,7 +196,7 @@ fn marks(end: &RunEnd, events: &[f64]) -> Vec<Mark> {
     out
 }
 
-fn series(spec: &ColumnSpec, values: Vec<f64>) -> Series {
+pub fn series(spec: &ColumnSpec, values: Vec<f64>) -> Series {
     Series {
         name: spec.name.clone(),
         quantity: spec.quantity.clone(),

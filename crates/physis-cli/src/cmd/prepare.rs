@@ -95,6 +95,14 @@ impl Prepared {
 
 /// Reads, checks, lowers and configures the model named by `args`.
 pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
+    let overrides = settings(args)?;
+    prepare_checked(super::open_with(&args.file, &overrides)?, args)
+}
+
+/// The command line's settings that take the place of the model's own (`--scheme`, `--step`,
+/// `--tolerance`, `--record`), each read and bounded; the checker checks them against the
+/// model as if its text said them.
+pub fn settings(args: &RunArgs) -> Result<Overrides, Failure> {
     let step = args
         .step
         .as_deref()
@@ -114,14 +122,21 @@ pub fn prepare(args: &RunArgs) -> Result<Prepared, Failure> {
             "error: --tolerance must be a positive number",
         ));
     }
-    let overrides = Overrides {
+    Ok(Overrides {
         simulation: args.sim.clone(),
         scheme: args.scheme.clone(),
         step,
         tolerance: args.tolerance,
         record_every,
-    };
-    let mut checked = super::open_with(&args.file, &overrides)?;
+    })
+}
+
+/// Configures the model named by `args` from a file the front door has checked clean, with
+/// [`settings`] (`args.file` is not read again; the studio checks a text it was sent).
+pub fn prepare_checked(mut checked: Checked, args: &RunArgs) -> Result<Prepared, Failure> {
+    let Overrides {
+        step, record_every, ..
+    } = settings(args)?;
     let index = checked.select(args.sim.as_deref()).map_err(|e| {
         Failure::usage(match e {
             SelectError::Several { file, names } => format!(

@@ -45,6 +45,9 @@ impl Analysis {
         if let Some(typed) = self.types.innermost_at(offset) {
             return Some(self.expr_hover(self.superscript_power(typed)));
         }
+        if let Some(h) = self.scheme_binding_hover(offset) {
+            return Some(h);
+        }
         if let Some(h) = self.declaration_hover(offset) {
             return Some(h);
         }
@@ -181,6 +184,29 @@ impl Analysis {
             Span::new(offset, offset)
         };
         Some(Hover { span, markdown: md })
+    }
+
+    /// On the name a scheme's body binds (`k₁` of `k₁ ≔ f(t, y)`): the binding and the
+    /// dimension of its value, relative to the state's as every scheme expression is.
+    fn scheme_binding_hover(&self, offset: usize) -> Option<Hover> {
+        let binding = self.file.items.iter().find_map(|item| match item {
+            Item::Scheme(d) => d.body.iter().find(|b| contains(b.name.span, offset)),
+            _ => None,
+        })?;
+        let typed = (self.types.nodes().iter().rev()).find(|n| n.span == binding.value.span)?;
+        let text = Span::new(
+            binding.name.span.start as usize,
+            binding.value.span.end as usize,
+        )
+        .text(&self.source);
+        Some(Hover {
+            span: binding.name.span,
+            markdown: format!(
+                "`{text}`\n\n**{}{}** (relative to the state)",
+                describe_shape(typed.shape),
+                physis_check::scheme::scheme_dim_name(typed.dim)
+            ),
+        })
     }
 
     /// On a scheme's name (its declaration or an `integrate`): its text.

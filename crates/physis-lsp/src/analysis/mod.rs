@@ -59,6 +59,24 @@ impl Analysis {
         }
     }
 
+    /// What stands for the analysis of `source` when analysing it failed (a panic the server
+    /// caught): no tree, no types, and one PH0122 diagnostic saying `message`.
+    pub fn failed(source: String, message: String) -> Analysis {
+        let file = File::default();
+        let symbols = Symbols::new(&file);
+        let diagnostic = Diagnostic::error(physis_syntax::Code::Internal, Span::new(0, 0), message);
+        Analysis {
+            source,
+            file,
+            checked: Checked {
+                program: Default::default(),
+                diagnostics: vec![diagnostic],
+            },
+            types: TypeTable::default(),
+            symbols,
+        }
+    }
+
     /// Every diagnostic, as `physis check` reports them.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.checked.diagnostics
