@@ -16,7 +16,9 @@ pub mod constants;
 pub mod eval;
 pub mod expr;
 mod infer;
+mod inline;
 pub mod model;
+pub mod modules;
 pub mod prelude;
 mod rules;
 pub mod scheme;
@@ -57,9 +59,6 @@ fn generated_clash(a: &str, b: &str) -> Option<&'static str> {
     GENERATED_SUFFIXES.iter().copied().find(|s| *s == rest)
 }
 
-/// Modules `open` accepts (both always in scope).
-const MODULES: &[&str] = &["Physis.Constants", "Physis.Schemes"];
-
 /// The result of checking one source: the program (complete only without errors) and every
 /// diagnostic of parsing and checking, in source order.
 #[derive(Clone, Debug)]
@@ -77,10 +76,16 @@ impl Checked {
     }
 }
 
-/// Parse and check a source text.
+/// Parse and check a source text (its `open`s find no module files; see
+/// [`check_source_with`]).
 pub fn check_source(source: &str) -> Checked {
+    check_source_with(source, &modules::NoFiles)
+}
+
+/// Parse and check a source text whose `open`s may read module files from `files`.
+pub fn check_source_with(source: &str, files: &dyn modules::ModuleFiles) -> Checked {
     let parsed = physis_syntax::parse(source);
-    let (program, mut diagnostics) = check_file(&parsed.file, source);
+    let (program, mut diagnostics) = check_file_with(&parsed.file, source, files);
     diagnostics.extend(parsed.diagnostics);
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.code));
     Checked {
@@ -91,26 +96,36 @@ pub fn check_source(source: &str) -> Checked {
 
 /// Check a parsed file (`source` is its text, for clause texts and lines).
 pub fn check_file(file: &File, source: &str) -> (Program, Vec<Diagnostic>) {
-    let lines = LineIndex::new(source);
+    check_file_with(file, source, &modules::NoFiles)
+}
+
+/// Check a parsed file whose `open`s may read module files from `files`.
+pub fn check_file_with(
+    file: &File,
+    source: &str,
+    files: &dyn modules::ModuleFiles,
+) -> (Program, Vec<Diagnostic>) {
     let mut diags = Vec::new();
+    let resolved = modules::resolve(file, source, files, &mut diags);
+    let env = resolved.env;
+    let module_schemes = resolved.schemes;
+    modules::with_env(env, || {
+        check_items(file, source, module_schemes, diags)
+    })
+}
+
+/// Schemes and simulations, with the modules in scope.
+fn check_items(
+    file: &File,
+    source: &str,
+    module_schemes: Vec<Arc<CheckedScheme>>,
+    mut diags: Vec<Diagnostic>,
+) -> (Program, Vec<Diagnostic>) {
+    let lines = LineIndex::new(source);
     let mut schemes: Vec<Arc<CheckedScheme>> = prelude::schemes().to_vec();
     let builtin_count = schemes.len();
     for item in &file.items {
         match item {
-            Item::Open(open) => {
-                let path: Vec<&str> = open.path.iter().map(|n| n.text.as_str()).collect();
-                let path = path.join(".");
-                if !MODULES.contains(&path.as_str()) {
-                    diags.push(
-                        Diagnostic::warning(
-                            Code::UnknownModule,
-                            open.span,
-                            format!("unknown module `{path}`; nothing is opened"),
-                        )
-                        .with_hint("Physis.Constants and Physis.Schemes are always in scope"),
-                    );
-                }
-            }
             Item::Scheme(decl) => {
                 let scheme = scheme::check_scheme(decl, false, &mut diags);
                 if let Some(prev) = schemes[builtin_count..]
@@ -131,6 +146,23 @@ pub fn check_file(file: &File, source: &str) -> (Program, Vec<Diagnostic>) {
             }
             _ => {}
         }
+    }
+    for scheme in module_schemes {
+        if let Some(prev) = schemes.iter().find(|s| s.name == scheme.name) {
+            let d = Diagnostic::error(
+                Code::Duplicate,
+                prev.span,
+                format!(
+                    "scheme `{}` is declared here and in an opened module",
+                    scheme.name
+                ),
+            );
+            if !prev.builtin {
+                diags.push(d);
+            }
+            continue;
+        }
+        schemes.push(scheme);
     }
     let mut models: Vec<CheckedModel> = Vec::new();
     let mut names: Vec<(String, Span)> = Vec::new();

@@ -109,9 +109,11 @@ pub fn check_bytes(bytes: &[u8], name: &str) -> Checked {
     checked
 }
 
-/// Checks a source text. Nothing is lowered yet.
+/// Checks a source text. Nothing is lowered yet. Its `open`s read module files from the
+/// folder of the file `name` names (`open Motors` reads `Motors.hph` there).
 pub fn check(source: String, name: &str) -> Checked {
-    let checked = physis_check::check_source(&source);
+    let files = physis_check::modules::FilesIn::beside(std::path::Path::new(name));
+    let checked = physis_check::check_source_with(&source, &files);
     Checked::from_checked(checked, source, name)
 }
 
