@@ -198,12 +198,7 @@ pub(crate) fn name(cx: &mut Cx<'_>, name: &ast::Name) -> CResult<Expr> {
 
 /// A call of module function `f`: arguments checked here, the body checked with them, the
 /// result located at the call.
-pub(crate) fn call(
-    cx: &mut Cx<'_>,
-    f: &Function,
-    args: &[ast::Expr],
-    span: Span,
-) -> CResult<Expr> {
+pub(crate) fn call(cx: &mut Cx<'_>, f: &Function, args: &[ast::Expr], span: Span) -> CResult<Expr> {
     let checked: Vec<CResult<Expr>> = args.iter().map(|a| cx.expr(a)).collect();
     let checked: Vec<Expr> = checked.into_iter().collect::<CResult<_>>()?;
     let qualified = f.qualified();
@@ -218,12 +213,12 @@ pub(crate) fn call(
                     checked.len()
                 ),
             )
-            .with_hint(format!("{}", f.signature())),
+            .with_hint(f.signature()),
         ));
     }
     for (a, p) in checked.iter().zip(&f.params) {
         let Some(sig) = &p.sig else { continue };
-        if a.dim != sig.dim || (a.shape != sig.shape) {
+        if a.dim != sig.dim || a.shape != sig.shape {
             let found = if a.shape == Shape::Scalar {
                 dim_name(a.dim)
             } else {
@@ -378,11 +373,15 @@ impl Scope for FnScope<'_> {
             return Ok(e);
         }
         diags.push(
-            Diagnostic::error(Code::UnknownName, name.span, format!("unknown name `{key}`"))
-                .with_label("not a parameter")
-                .with_hint(
-                    "a function reads its parameters, its module's constants and Physis.Constants",
-                ),
+            Diagnostic::error(
+                Code::UnknownName,
+                name.span,
+                format!("unknown name `{key}`"),
+            )
+            .with_label("not a parameter")
+            .with_hint(
+                "a function reads its parameters, its module's constants and Physis.Constants",
+            ),
         );
         Err(Reported)
     }

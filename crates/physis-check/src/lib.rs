@@ -109,9 +109,7 @@ pub fn check_file_with(
     let resolved = modules::resolve(file, source, files, &mut diags);
     let env = resolved.env;
     let module_schemes = resolved.schemes;
-    modules::with_env(env, || {
-        check_items(file, source, module_schemes, diags)
-    })
+    modules::with_env(env, || check_items(file, source, module_schemes, diags))
 }
 
 /// Schemes and simulations, with the modules in scope.

@@ -513,7 +513,13 @@ pub fn doc(name: &str) -> Option<String> {
         let _ = writeln!(out, "  {d}");
     }
     for c in &m.constants {
-        let _ = writeln!(out, "\nconst {} = {:e} {}", c.name, value_of(&c.value), c.value.dim);
+        let _ = writeln!(
+            out,
+            "\nconst {} = {:e} {}",
+            c.name,
+            value_of(&c.value),
+            c.value.dim
+        );
         if let Some(d) = &c.doc {
             let _ = writeln!(out, "  {d}");
         }

@@ -57,8 +57,14 @@ fn dc_motor_settles_at_the_speed_the_standard_library_states() {
     let speed = s["final"]["observe"]["speed"].as_f64().unwrap();
     let expected = s["final"]["observe"]["expected"].as_f64().unwrap();
     let closed = 0.05 * 12.0 / (0.05f64 * 0.05 + 1.0 * 0.001);
-    assert!((expected - closed).abs() < 1e-12 * closed, "{expected} vs {closed}");
-    assert!((speed - expected).abs() < 1e-7 * expected, "{speed} vs {expected}");
+    assert!(
+        (expected - closed).abs() < 1e-12 * closed,
+        "{expected} vs {closed}"
+    );
+    assert!(
+        (speed - expected).abs() < 1e-7 * expected,
+        "{speed} vs {expected}"
+    );
 }
 
 const MOTORS: &str = "// Shared motor relations.
@@ -98,11 +104,17 @@ fn two_model_files_share_a_user_module() {
         let s = summary(path);
         let closed = k * 12.0 / (k * k + 0.001);
         let target = s["final"]["observe"]["target"].as_f64().unwrap();
-        assert!((target - closed).abs() < 1e-12 * closed, "{target} vs {closed}");
+        assert!(
+            (target - closed).abs() < 1e-12 * closed,
+            "{target} vs {closed}"
+        );
         assert_eq!(s["final"]["observe"]["halfTime"].as_f64().unwrap(), 10.0);
         // ω relaxes to the target with a 1 s time constant: after 20 s it is e⁻²⁰ away.
         let omega = s["final"]["state"]["ω"].as_f64().unwrap();
-        assert!((omega - closed).abs() < 1e-8 * closed, "{omega} vs {closed}");
+        assert!(
+            (omega - closed).abs() < 1e-8 * closed,
+            "{omega} vs {closed}"
+        );
     }
 }
 
@@ -110,7 +122,10 @@ fn two_model_files_share_a_user_module() {
 fn bad_module_files_are_refused_where_they_are_opened() {
     let tmp = TempDir::new("bad");
     // A dimension error inside the module file.
-    tmp.write("Broken.hph", "module Broken {\n  fn f(x : Length) ≔ x + 1 s\n}\n");
+    tmp.write(
+        "Broken.hph",
+        "module Broken {\n  fn f(x : Length) ≔ x + 1 s\n}\n",
+    );
     // Module files that open each other.
     tmp.write("Ping.hph", "open Pong\nmodule Ping {\n  fn f(x) ≔ x\n}\n");
     tmp.write("Pong.hph", "open Ping\nmodule Pong {\n  fn g(x) ≔ x\n}\n");

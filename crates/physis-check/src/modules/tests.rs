@@ -7,7 +7,11 @@ fn the_standard_library_checks_clean() {
     let names: Vec<&str> = modules.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(
         names,
-        ["Physis.Electromechanics", "Physis.Mechanics", "Physis.Thermal"]
+        [
+            "Physis.Electromechanics",
+            "Physis.Mechanics",
+            "Physis.Thermal"
+        ]
     );
     for m in &modules {
         for f in &m.functions {
@@ -160,8 +164,14 @@ fn rotate_keeps_the_kind_of_its_vector() {
 #[test]
 fn doc_lists_signatures_with_units_and_physics() {
     let text = doc("Physis.Electromechanics").unwrap();
-    assert!(text.contains("fn motorSpeed(k : TorqueConstant ["), "{text}");
-    assert!(text.contains(": AngularVelocity [s⁻¹]") || text.contains(": AngularVelocity ["), "{text}");
+    assert!(
+        text.contains("fn motorSpeed(k : TorqueConstant ["),
+        "{text}"
+    );
+    assert!(
+        text.contains(": AngularVelocity [s⁻¹]") || text.contains(": AngularVelocity ["),
+        "{text}"
+    );
     assert!(text.contains("ω = k·V/(k² + R·b)"), "{text}");
     assert!(doc("Physis.Constants").unwrap().contains("g0"));
     assert!(doc("Physis.Nothing").is_none());
@@ -170,6 +180,9 @@ fn doc_lists_signatures_with_units_and_physics() {
 #[test]
 fn comments_above_an_offset() {
     let src = "// one\n// two\nfn x\n";
-    assert_eq!(comment_above(src, src.find("fn").unwrap()).as_deref(), Some("one two"));
+    assert_eq!(
+        comment_above(src, src.find("fn").unwrap()).as_deref(),
+        Some("one two")
+    );
     assert_eq!(comment_above("fn x", 0), None);
 }

@@ -24,9 +24,7 @@ pub fn run(args: &Args) -> ExitCode {
             ExitCode::SUCCESS
         }
         None => {
-            eprintln!(
-                "error: unknown module `{name}`; `physis doc` lists the standard modules"
-            );
+            eprintln!("error: unknown module `{name}`; `physis doc` lists the standard modules");
             ExitCode::from(2)
         }
     }
