@@ -123,27 +123,23 @@ fn check_items(
     let mut schemes: Vec<Arc<CheckedScheme>> = prelude::schemes().to_vec();
     let builtin_count = schemes.len();
     for item in &file.items {
-        match item {
-            Item::Scheme(decl) => {
-                let scheme = scheme::check_scheme(decl, false, &mut diags);
-                if let Some(prev) = schemes[builtin_count..]
-                    .iter()
-                    .find(|s| s.name == scheme.name)
-                {
-                    diags.push(
-                        Diagnostic::error(
-                            Code::Duplicate,
-                            decl.name.span,
-                            format!("scheme `{}` is declared twice", scheme.name),
-                        )
-                        .with_secondary(prev.span, "first declared here"),
-                    );
-                    continue;
-                }
-                schemes.push(Arc::new(scheme));
-            }
-            _ => {}
+        let Item::Scheme(decl) = item else { continue };
+        let scheme = scheme::check_scheme(decl, false, &mut diags);
+        if let Some(prev) = schemes[builtin_count..]
+            .iter()
+            .find(|s| s.name == scheme.name)
+        {
+            diags.push(
+                Diagnostic::error(
+                    Code::Duplicate,
+                    decl.name.span,
+                    format!("scheme `{}` is declared twice", scheme.name),
+                )
+                .with_secondary(prev.span, "first declared here"),
+            );
+            continue;
         }
+        schemes.push(Arc::new(scheme));
     }
     for scheme in module_schemes {
         if let Some(prev) = schemes.iter().find(|s| s.name == scheme.name) {
