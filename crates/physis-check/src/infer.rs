@@ -47,6 +47,10 @@ pub(crate) trait Scope {
     fn dim_name(&self, d: Dimension) -> String {
         dim_name(d)
     }
+    /// The module whose function body is being checked, if any ([`crate::inline`]).
+    fn module(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// A dimension's kind name when it has one (`Velocity`), else its symbolic form.
@@ -108,7 +112,7 @@ impl Cx<'_> {
     fn expr_form(&mut self, e: &ast::Expr) -> CResult<Expr> {
         match &e.kind {
             ast::ExprKind::Number { value, unit } => self.number(*value, unit.as_ref(), e.span),
-            ast::ExprKind::Name(name) => self.scope.resolve(name, self.diags),
+            ast::ExprKind::Name(name) => crate::inline::name(self, name),
             ast::ExprKind::Unary { op, operand } => match op {
                 UnOp::Neg => {
                     let x = self.expr(operand)?;
@@ -426,6 +430,10 @@ impl Cx<'_> {
                 span,
             ));
         }
+        if let Some(f) = crate::inline::find(self, callee) {
+            let f = f?;
+            return crate::inline::call(self, &f, args, span);
+        }
         let Some(func) = Builtin::from_name(&callee.text).filter(|_| callee.primes == 0) else {
             return Err(self.err(
                 Diagnostic::error(
@@ -458,6 +466,26 @@ impl Cx<'_> {
     /// Report a diagnostic and fail.
     pub fn fail(&mut self, d: Diagnostic) -> Reported {
         self.err(d)
+    }
+
+    /// Add diagnostics found elsewhere.
+    pub fn extend(&mut self, found: Vec<Diagnostic>) {
+        self.diags.extend(found);
+    }
+
+    /// Resolve a name in the scope.
+    pub fn resolve(&mut self, name: &ast::Name) -> CResult<Expr> {
+        self.scope.resolve(name, self.diags)
+    }
+
+    /// Resolve a name in the scope, its diagnostics going to `into`.
+    pub fn resolve_into(&mut self, name: &ast::Name, into: &mut Vec<Diagnostic>) -> CResult<Expr> {
+        self.scope.resolve(name, into)
+    }
+
+    /// The module whose function body is being checked, if any.
+    pub fn scope_module(&self) -> Option<String> {
+        self.scope.module().map(str::to_string)
     }
 
     /// The grid, if the scope has one.

@@ -16,7 +16,9 @@ pub mod constants;
 pub mod eval;
 pub mod expr;
 mod infer;
+mod inline;
 pub mod model;
+pub mod modules;
 pub mod prelude;
 mod rates;
 mod rules;
@@ -58,9 +60,6 @@ fn generated_clash(a: &str, b: &str) -> Option<&'static str> {
     GENERATED_SUFFIXES.iter().copied().find(|s| *s == rest)
 }
 
-/// Modules `open` accepts (both always in scope).
-const MODULES: &[&str] = &["Physis.Constants", "Physis.Schemes"];
-
 /// The result of checking one source: the program (complete only without errors) and every
 /// diagnostic of parsing and checking, in source order.
 #[derive(Clone, Debug)]
@@ -78,15 +77,26 @@ impl Checked {
     }
 }
 
-/// Parse and check a source text.
+/// Parse and check a source text (its `open`s find no module files; see
+/// [`check_source_with`]).
 pub fn check_source(source: &str) -> Checked {
-    check_source_with(source, &Overrides::default())
+    check_source_with(source, &modules::NoFiles)
 }
 
-/// Parse and check a source text with settings given from outside it in place of its own.
-pub fn check_source_with(source: &str, overrides: &Overrides) -> Checked {
+/// Parse and check a source text whose `open`s may read module files from `files`.
+pub fn check_source_with(source: &str, files: &dyn modules::ModuleFiles) -> Checked {
+    check_source_as(source, files, &Overrides::default())
+}
+
+/// [`check_source_with`], with settings given from outside the text (a command line) in
+/// place of its own, checked as if the text said them.
+pub fn check_source_as(
+    source: &str,
+    files: &dyn modules::ModuleFiles,
+    overrides: &Overrides,
+) -> Checked {
     let parsed = physis_syntax::parse(source);
-    let (program, mut diagnostics) = check_file_with(&parsed.file, source, overrides);
+    let (program, mut diagnostics) = check_file_as(&parsed.file, source, files, overrides);
     diagnostics.extend(parsed.diagnostics);
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.code));
     Checked {
@@ -97,55 +107,80 @@ pub fn check_source_with(source: &str, overrides: &Overrides) -> Checked {
 
 /// Check a parsed file (`source` is its text, for clause texts and lines).
 pub fn check_file(file: &File, source: &str) -> (Program, Vec<Diagnostic>) {
-    check_file_with(file, source, &Overrides::default())
+    check_file_with(file, source, &modules::NoFiles)
 }
 
-/// [`check_file`] with settings given from outside the text in place of its own.
+/// Check a parsed file whose `open`s may read module files from `files`.
 pub fn check_file_with(
     file: &File,
     source: &str,
+    files: &dyn modules::ModuleFiles,
+) -> (Program, Vec<Diagnostic>) {
+    check_file_as(file, source, files, &Overrides::default())
+}
+
+/// [`check_file_with`], with settings from outside the text in place of its own.
+pub fn check_file_as(
+    file: &File,
+    source: &str,
+    files: &dyn modules::ModuleFiles,
     overrides: &Overrides,
 ) -> (Program, Vec<Diagnostic>) {
-    let lines = LineIndex::new(source);
     let mut diags = Vec::new();
+    let resolved = modules::resolve(file, source, files, &mut diags);
+    let env = resolved.env;
+    let module_schemes = resolved.schemes;
+    modules::with_env(env, || {
+        check_items(file, source, module_schemes, overrides, diags)
+    })
+}
+
+/// Schemes and simulations, with the modules in scope.
+fn check_items(
+    file: &File,
+    source: &str,
+    module_schemes: Vec<Arc<CheckedScheme>>,
+    overrides: &Overrides,
+    mut diags: Vec<Diagnostic>,
+) -> (Program, Vec<Diagnostic>) {
+    let lines = LineIndex::new(source);
     let mut schemes: Vec<Arc<CheckedScheme>> = prelude::schemes().to_vec();
     let builtin_count = schemes.len();
     for item in &file.items {
-        match item {
-            Item::Open(open) => {
-                let path: Vec<&str> = open.path.iter().map(|n| n.text.as_str()).collect();
-                let path = path.join(".");
-                if !MODULES.contains(&path.as_str()) {
-                    diags.push(
-                        Diagnostic::warning(
-                            Code::UnknownModule,
-                            open.span,
-                            format!("unknown module `{path}`; nothing is opened"),
-                        )
-                        .with_hint("Physis.Constants and Physis.Schemes are always in scope"),
-                    );
-                }
-            }
-            Item::Scheme(decl) => {
-                let scheme = scheme::check_scheme(decl, false, &mut diags);
-                if let Some(prev) = schemes[builtin_count..]
-                    .iter()
-                    .find(|s| s.name == scheme.name)
-                {
-                    diags.push(
-                        Diagnostic::error(
-                            Code::Duplicate,
-                            decl.name.span,
-                            format!("scheme `{}` is declared twice", scheme.name),
-                        )
-                        .with_secondary(prev.span, "first declared here"),
-                    );
-                    continue;
-                }
-                schemes.push(Arc::new(scheme));
-            }
-            _ => {}
+        let Item::Scheme(decl) = item else { continue };
+        let scheme = scheme::check_scheme(decl, false, &mut diags);
+        if let Some(prev) = schemes[builtin_count..]
+            .iter()
+            .find(|s| s.name == scheme.name)
+        {
+            diags.push(
+                Diagnostic::error(
+                    Code::Duplicate,
+                    decl.name.span,
+                    format!("scheme `{}` is declared twice", scheme.name),
+                )
+                .with_secondary(prev.span, "first declared here"),
+            );
+            continue;
         }
+        schemes.push(Arc::new(scheme));
+    }
+    for scheme in module_schemes {
+        if let Some(prev) = schemes.iter().find(|s| s.name == scheme.name) {
+            let d = Diagnostic::error(
+                Code::Duplicate,
+                prev.span,
+                format!(
+                    "scheme `{}` is declared here and in an opened module",
+                    scheme.name
+                ),
+            );
+            if !prev.builtin {
+                diags.push(d);
+            }
+            continue;
+        }
+        schemes.push(scheme);
     }
     let mut models: Vec<CheckedModel> = Vec::new();
     let mut names: Vec<(String, Span)> = Vec::new();

@@ -63,6 +63,15 @@ pub(crate) fn record(span: Span, dim: Dimension, shape: Shape) {
     });
 }
 
+/// Run `f` without recording (a module function's body is checked in its own text, whose
+/// spans mean nothing in the file being recorded).
+pub(crate) fn suspended<R>(f: impl FnOnce() -> R) -> R {
+    let previous = RECORDER.with(|r| r.borrow_mut().take());
+    let out = f();
+    RECORDER.with(|r| *r.borrow_mut() = previous);
+    out
+}
+
 /// [`crate::check_source`], also returning the type of every expression node it accepted.
 pub fn check_source_with_types(source: &str) -> (Checked, TypeTable) {
     let previous = RECORDER.with(|r| r.borrow_mut().replace(Vec::new()));

@@ -1,9 +1,9 @@
 //! The data-driven suite: every `tests/cases/*.hph` states its expected diagnostics in comments
 //! (`// error: PH0104 line 3`, `// warning: PH0211 line 1`); a file without such comments must
 //! check clean. The rendered diagnostics of every case are snapshotted, so wording changes are
-//! reviewed.
+//! reviewed. Module files the cases open live in `tests/cases/modules/`.
 
-use physis_check::check_source;
+use physis_check::check_source_with;
 use physis_syntax::LineIndex;
 use physis_syntax::render::render_text;
 
@@ -48,7 +48,12 @@ fn cases() {
     for path in &paths {
         let name = path.file_stem().unwrap().to_str().unwrap().to_string();
         let src = std::fs::read_to_string(path).unwrap();
-        let checked = check_source(&src);
+        // `open Name` reads cases/modules/Name.hph.
+        // Relative to the crate (the tests' working folder), so snapshots hold no machine path.
+        let files = physis_check::modules::FilesIn {
+            dir: std::path::PathBuf::from("tests/cases/modules"),
+        };
+        let checked = check_source_with(&src, &files);
         let index = LineIndex::new(&src);
         let mut found: Vec<_> = checked
             .diagnostics
@@ -86,7 +91,10 @@ fn every_code_has_a_case() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases");
     let mut all = String::new();
     for entry in std::fs::read_dir(dir).unwrap() {
-        all.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            all.push_str(&std::fs::read_to_string(path).unwrap());
+        }
     }
     for code in physis_syntax::Code::ALL {
         assert!(all.contains(code.as_str()), "no case triggers {code}");

@@ -29,6 +29,8 @@ enum Command {
     Explain(cmd::explain::Args),
     /// List the built-in schemes, or print one's text from the prelude.
     Schemes(cmd::schemes::Args),
+    /// Print a standard module's functions with their units and physics.
+    Doc(cmd::doc::Args),
     /// Run a simulation; samples as CSV or JSON, or a one-object --summary.
     Run(cmd::run::Args),
     /// Plot a run to an SVG or PNG image: observes over time, phase plots, fields, ensembles.
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cmd::check::run(&args),
         Command::Explain(args) => cmd::explain::run(&args),
         Command::Schemes(args) => cmd::schemes::run(&args),
+        Command::Doc(args) => cmd::doc::run(&args),
         Command::Run(args) => cmd::run::run(&args),
         Command::Plot(args) => cmd::plot::run(&args),
         Command::Derive(args) => cmd::derive::run(&args),

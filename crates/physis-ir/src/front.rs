@@ -108,17 +108,23 @@ pub fn check_bytes(bytes: &[u8], name: &str) -> Checked {
 /// in place of its own, checked as if it had said them.
 pub fn check_bytes_with(bytes: &[u8], name: &str, overrides: &Overrides) -> Checked {
     let (source, not_utf8) = physis_syntax::decode_source(bytes);
-    let checked = physis_check::check_source_with(&source, overrides);
-    let mut checked = Checked::from_checked(checked, source, name);
+    let mut checked = check_as(source, name, overrides);
     if let Some(d) = not_utf8 {
         checked.diagnostics = vec![d];
     }
     checked
 }
 
-/// Checks a source text. Nothing is lowered yet.
+/// Checks a source text. Nothing is lowered yet. Its `open`s read module files from the
+/// folder of the file `name` names (`open Motors` reads `Motors.hph` there).
 pub fn check(source: String, name: &str) -> Checked {
-    let checked = physis_check::check_source(&source);
+    check_as(source, name, &Overrides::default())
+}
+
+/// [`check`] with settings from outside the text in place of its own.
+pub fn check_as(source: String, name: &str, overrides: &Overrides) -> Checked {
+    let files = physis_check::modules::FilesIn::beside(std::path::Path::new(name));
+    let checked = physis_check::check_source_as(&source, &files, overrides);
     Checked::from_checked(checked, source, name)
 }
 

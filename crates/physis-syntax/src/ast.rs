@@ -45,6 +45,74 @@ pub enum Item {
     Simulate(Simulate),
     /// `scheme name [stable r] [<order>] { ... }`
     Scheme(SchemeDecl),
+    /// `module A.B { fn ..., const ..., scheme ... }`
+    Module(ModuleDecl),
+}
+
+/// `module A.B { ... }`: functions, constants and schemes shared under a dotted name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModuleDecl {
+    /// The dotted name.
+    pub path: Vec<Name>,
+    /// Its items in source order; items that failed to parse are left out.
+    pub items: Vec<ModuleItem>,
+    /// From `module` to the closing brace.
+    pub span: Span,
+}
+
+impl ModuleDecl {
+    /// The dotted name as one string: `Physis.Thermal`.
+    pub fn name(&self) -> String {
+        let parts: Vec<&str> = self.path.iter().map(|n| n.text.as_str()).collect();
+        parts.join(".")
+    }
+}
+
+/// An item of a module.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModuleItem {
+    /// `fn f(x : Kind, y) [: Kind] ≔ e`
+    Fn(FnDecl),
+    /// `const c ≔ e`
+    Const(ConstDecl),
+    /// `scheme name { ... }`
+    Scheme(SchemeDecl),
+}
+
+/// `fn f(x : Kind, y) [: Kind] ≔ e`: a function, inlined and checked at each use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FnDecl {
+    /// Its name.
+    pub name: Name,
+    /// Its parameters in order.
+    pub params: Vec<FnParam>,
+    /// The declared kind of its value, checked at each use.
+    pub ret: Option<TypeExpr>,
+    /// The body.
+    pub body: Expr,
+    /// From `fn` to the end of the body.
+    pub span: Span,
+}
+
+/// A function parameter: `x : Kind` is checked at each use; a bare `x` takes any dimension
+/// and shape (the body is checked with the argument's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FnParam {
+    /// Its name.
+    pub name: Name,
+    /// Its declared kind and size, if any.
+    pub ty: Option<TypeExpr>,
+}
+
+/// `const c ≔ e`: a named constant of a module.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConstDecl {
+    /// Its name.
+    pub name: Name,
+    /// Its value (literals and constants only).
+    pub value: Expr,
+    /// From `const` to the end of the value.
+    pub span: Span,
 }
 
 /// `open A.B`.

@@ -283,8 +283,11 @@ field; the named thing is something else.",
     "simulate Fall {\n  param e : Dimensionless = 0.5\n  state y : Length = 10 m\n  law y' = -1 m/s\n  on y < 5 m do e ≔ 1\n  stop when y < 0 m\n}\n";
     /// Unknown module in `open`.
     UnknownModule = "PH0211", "unknown module",
-    "`open` accepts Physis.Constants and Physis.Schemes, which are always in scope anyway; other \
-modules are not known and the open does nothing.",
+    "`open` accepts Physis.Constants and Physis.Schemes (always in scope anyway), the standard \
+library's modules (Physis.Electromechanics, Physis.Mechanics, Physis.Thermal), modules declared \
+in the file, and modules in a file beside it (`open Motors` reads `Motors.hph`). An `open` of \
+anything else is a warning and does nothing; a dotted name whose module is unknown \
+(`Physis.Magic.f(x)`) is an error.",
     "open Physis.Magic\nsimulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
     /// Clauses that exclude each other.
     Conflict = "PH0212", "conflicting clauses",
@@ -303,6 +306,21 @@ bare `abs 1e-12 mol/m³` for every state no other `abs` names. The value must ha
 bare one therefore fits only when those states share a dimension), and an `abs` must apply to \
 some state. Write the value in a unit of the state's kind, or give the odd state its own `abs`.",
     "simulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  integrate rk45 tolerance 1e-8 abs y 1 s\n  stop when y < 0 m\n}\n";
+    /// A module function that calls itself.
+    RecursiveFunction = "PH0230", "recursive function",
+    "A module function is expanded where it is called (its body is checked with the arguments' \
+dimensions and inlined), so a function that calls itself, directly or through others of its \
+module, would never finish expanding. Write the repetition out, or use a law for an iteration \
+in time.",
+    "module Loop {\n  fn f(x : Length) : Length ≔ f(x)\n}\nsimulate Fall {\n  state y : Length = 10 m\n  law y' = -1 m/s\n  stop when y < 0 m\n}\n";
+    /// A module file that cannot be used.
+    ModuleFile = "PH0231", "module file cannot be used",
+    "`open Name` reads `Name.hph` (`open A.B` reads `A/B.hph`) beside the model file when the \
+module is neither in the file nor in the standard library. The file must be readable, within \
+the size limit, free of errors and declare `module Name { ... }`; module files must not open \
+each other in a cycle, and at most 32 are read per check. The message says which rule failed \
+and where.",
+    "";
 }
 
 impl fmt::Display for Code {

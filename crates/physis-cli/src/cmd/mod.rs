@@ -4,6 +4,7 @@ pub mod check;
 pub mod collect;
 pub mod columns;
 pub mod derive;
+pub mod doc;
 pub mod emit;
 pub mod ensemble;
 pub mod explain;

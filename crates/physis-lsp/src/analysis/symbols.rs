@@ -4,7 +4,7 @@
 
 use super::walk;
 use physis_syntax::Span;
-use physis_syntax::ast::{ClauseKind, ExprKind, File, Item, Name};
+use physis_syntax::ast::{ClauseKind, ExprKind, File, Item, ModuleDecl, ModuleItem, Name};
 
 /// What a declaration declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +25,10 @@ pub enum SymbolKind {
     Local,
     /// A top-level `scheme`
     Scheme,
+    /// A module's `fn` (its key is qualified: `Motors.speed`)
+    Function,
+    /// A module's `const` (its key is qualified)
+    Constant,
 }
 
 /// One declaration.
@@ -79,9 +83,43 @@ impl Symbols {
                     }
                     sim_index += 1;
                 }
+                Item::Module(decl) => out.module(decl),
             }
         }
+        // Calls of module functions by their qualified names.
+        for root in walk::roots(file) {
+            walk::visit(root, &mut |e| {
+                if let ExprKind::Call { callee, .. } = &e.kind
+                    && callee.text.contains('.')
+                {
+                    out.uses.push(Use {
+                        name: callee.clone(),
+                        sim: None,
+                        scheme: false,
+                    });
+                }
+            });
+        }
         out
+    }
+
+    /// A module's functions, constants and schemes, under qualified keys.
+    fn module(&mut self, decl: &ModuleDecl) {
+        let module = decl.name();
+        for item in &decl.items {
+            let (kind, name, span) = match item {
+                ModuleItem::Fn(f) => (SymbolKind::Function, &f.name, f.span),
+                ModuleItem::Const(c) => (SymbolKind::Constant, &c.name, c.span),
+                ModuleItem::Scheme(s) => (SymbolKind::Scheme, &s.name, s.span),
+            };
+            self.symbols.push(Symbol {
+                kind,
+                key: format!("{module}.{}", name.key()),
+                name: name.span,
+                decl: span,
+                sim: None,
+            });
+        }
     }
 
     fn def(&mut self, kind: SymbolKind, name: &Name, decl: Span, sim: usize) {

@@ -1,7 +1,7 @@
 //! Walks of the syntax tree: every expression node of a file, and the root expressions of one
 //! clause, so the other analyses match the tree's forms in one place.
 
-use physis_syntax::ast::{Boundary, ClauseKind, Expr, ExprKind, File, Item};
+use physis_syntax::ast::{Boundary, ClauseKind, Expr, ExprKind, File, Item, ModuleItem};
 
 /// The expressions a clause holds directly (not their sub-expressions).
 pub fn clause_roots(kind: &ClauseKind) -> Vec<&Expr> {
@@ -42,6 +42,15 @@ pub fn roots(file: &File) -> Vec<&Expr> {
             Item::Simulate(sim) => {
                 for clause in &sim.clauses {
                     out.extend(clause_roots(&clause.kind));
+                }
+            }
+            Item::Module(decl) => {
+                for item in &decl.items {
+                    match item {
+                        ModuleItem::Fn(f) => out.push(&f.body),
+                        ModuleItem::Const(c) => out.push(&c.value),
+                        ModuleItem::Scheme(s) => out.extend(s.body.iter().map(|b| &b.value)),
+                    }
                 }
             }
         }

@@ -150,6 +150,7 @@ impl Parser {
     fn integrate(&mut self) -> PResult<ClauseKind> {
         self.bump();
         let scheme = self.name("a scheme name", false)?;
+        let scheme = self.qualified_rest(scheme)?;
         let mut settings = Vec::new();
         while !self.at_clause_end() {
             let keyword = self.span();

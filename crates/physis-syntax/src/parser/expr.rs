@@ -272,13 +272,14 @@ impl Parser {
                     return Err(self.expected("an expression"));
                 }
                 self.bump();
-                Ok(Expr {
-                    kind: ExprKind::Name(Name {
-                        text: name,
-                        primes,
-                        span: token.span,
-                    }),
+                let name = self.qualified_rest(Name {
+                    text: name,
+                    primes,
                     span: token.span,
+                })?;
+                Ok(Expr {
+                    span: name.span,
+                    kind: ExprKind::Name(name),
                 })
             }
             TokenKind::LParen => {

@@ -4,6 +4,7 @@
 
 mod clause;
 mod expr;
+mod module;
 
 use crate::ast::{Binding, Expr, ExprKind, File, Item, Name, Open, SchemeDecl, Simulate};
 use crate::code::Code;
@@ -274,11 +275,14 @@ impl Parser {
                 TokenKind::Ident { name, primes: 0 } if name == "scheme" => {
                     self.scheme().map(Item::Scheme)
                 }
+                TokenKind::Ident { name, primes: 0 } if name == "module" => {
+                    self.module().map(Item::Module)
+                }
                 TokenKind::Error(_) => Err(Failed),
                 _ => Err(self.error(
                     Code::UnknownClause,
                     start,
-                    "expected `open`, `simulate` or `scheme` at the top level",
+                    "expected `open`, `simulate`, `scheme` or `module` at the top level",
                 )),
             };
             match item {
@@ -298,7 +302,11 @@ impl Parser {
                 TokenKind::Eof => return,
                 TokenKind::Newline => {
                     self.bump();
-                    if self.at_word("open") || self.at_word("simulate") || self.at_word("scheme") {
+                    if self.at_word("open")
+                        || self.at_word("simulate")
+                        || self.at_word("scheme")
+                        || self.at_word("module")
+                    {
                         return;
                     }
                 }
@@ -344,7 +352,7 @@ impl Parser {
         })
     }
 
-    fn scheme(&mut self) -> PResult<SchemeDecl> {
+    pub(super) fn scheme(&mut self) -> PResult<SchemeDecl> {
         let start = self.bump().span;
         let name = self.name("a scheme name", false)?;
         let mut stable = None;
@@ -411,7 +419,7 @@ impl Parser {
                 }
                 _ => {}
             }
-            if self.at_word("simulate") || self.at_word("scheme") {
+            if self.at_word("simulate") || self.at_word("scheme") || self.at_word("module") {
                 // A new top-level item: the block was never closed.
                 let span = self.span();
                 self.push(
