@@ -63,6 +63,14 @@ pub(crate) fn record(span: Span, dim: Dimension, shape: Shape) {
     });
 }
 
+/// Run `f` with recording off on this thread (restored afterwards).
+pub(crate) fn paused<T>(f: impl FnOnce() -> T) -> T {
+    let previous = RECORDER.with(|r| r.borrow_mut().take());
+    let out = f();
+    RECORDER.with(|r| *r.borrow_mut() = previous);
+    out
+}
+
 /// [`crate::check_source`], also returning the type of every expression node it accepted.
 pub fn check_source_with_types(source: &str) -> (Checked, TypeTable) {
     let previous = RECORDER.with(|r| r.borrow_mut().replace(Vec::new()));
