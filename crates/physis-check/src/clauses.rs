@@ -74,7 +74,18 @@ pub(crate) fn check_clauses(mut c: SimChecker<'_>, mut states: Vec<State>) -> Ch
         };
         match &clause.kind {
             ClauseKind::Law { target, value } => {
-                if let Ok(law) = law(&mut c, &states, target, value, span) {
+                let rhs = |c: &mut SimChecker<'_>, _: Shape| c.expr(value, LAW);
+                if let Ok(law) = law(&mut c, &states, target, rhs, span) {
+                    laws.push(law);
+                }
+            }
+            ClauseKind::LawEach {
+                target,
+                index,
+                value,
+            } => {
+                let rhs = |c: &mut SimChecker<'_>, shape| law_each(c, target, index, value, shape);
+                if let Ok(law) = law(&mut c, &states, target, rhs, span) {
                     laws.push(law);
                 }
             }
@@ -282,12 +293,41 @@ fn primed(text: &str, primes: u8) -> String {
     s
 }
 
+/// The right side of `law x[i]'' = e` for a state of `shape`: `e` for each component.
+fn law_each(
+    c: &mut SimChecker<'_>,
+    target: &ast::Name,
+    index: &ast::Name,
+    value: &ast::Expr,
+    shape: Shape,
+) -> Result<Expr, Reported> {
+    let Shape::Vector(n) = shape else {
+        return Err(c.err(
+            Diagnostic::error(
+                Code::ShapeMismatch,
+                target.span,
+                format!(
+                    "a per-index law needs a vector state, `{}` has {}",
+                    target.text,
+                    shape.describe()
+                ),
+            )
+            .with_label("not a vector")
+            .with_hint(format!(
+                "write `law {}' = ...` for the whole state",
+                target.text
+            )),
+        ));
+    };
+    c.each(index, n, value, LAW)
+}
+
 /// `law y' = e` / `law y'' = e`: the law gives the rate of the state named with one prime less.
 fn law(
     c: &mut SimChecker<'_>,
     states: &[State],
     target: &ast::Name,
-    value: &ast::Expr,
+    value: impl FnOnce(&mut SimChecker<'_>, Shape) -> Result<Expr, Reported>,
     span: Span,
 ) -> Result<Law, Reported> {
     if target.primes == 0 {
@@ -340,7 +380,7 @@ fn law(
             )),
         ));
     }
-    let rhs = match c.expr(value, LAW) {
+    let rhs = match value(c, states[of.0].shape) {
         Ok(rhs) => rhs,
         Err(Reported) => {
             c.failed_laws.push(of);

@@ -149,6 +149,8 @@ impl Cx<'_> {
             ast::ExprKind::Call { callee, args } => self.call(callee, args, e.span),
             ast::ExprKind::Index { base, indices } => self.index(base, indices, e.span),
             ast::ExprKind::Vector(items) => self.vector(items, e.span),
+            ast::ExprKind::Sum(s) => self.sum(s, e.span),
+            ast::ExprKind::Range { .. } => Err(self.stray_range(e.span)),
             ast::ExprKind::Error => Err(Reported),
         }
     }
@@ -332,6 +334,15 @@ impl Cx<'_> {
     }
 
     fn index(&mut self, base: &ast::Expr, indices: &[ast::Expr], span: Span) -> CResult<Expr> {
+        if let [
+            ast::Expr {
+                kind: ast::ExprKind::Range { from, to },
+                ..
+            },
+        ] = indices
+        {
+            return self.slice(base, from, to, span);
+        }
         let b = self.expr(base)?;
         let mut index = Vec::new();
         for i in indices {

@@ -25,6 +25,7 @@ mod rules;
 pub mod scheme;
 mod scope;
 mod simulate;
+pub mod sums;
 pub mod types;
 
 pub use expr::{

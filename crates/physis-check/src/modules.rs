@@ -423,6 +423,16 @@ fn recursion(module: &Module, f: &Function) -> Option<Vec<String>> {
                     callees(module, i, out);
                 }
             }
+            K::Sum(sum) => {
+                let parts = [Some(&sum.from), Some(&sum.to), sum.filter.as_ref(), Some(&sum.body)];
+                for part in parts.into_iter().flatten() {
+                    callees(module, part, out);
+                }
+            }
+            K::Range { from, to } => {
+                callees(module, from, out);
+                callees(module, to, out);
+            }
             K::Number { .. } | K::Name(_) | K::Error => {}
         }
     }

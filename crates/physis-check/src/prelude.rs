@@ -12,7 +12,9 @@ pub const PRELUDE: &str = include_str!("prelude.hph");
 /// The built-in schemes, parsed and checked once per process.
 pub fn schemes() -> &'static [Arc<CheckedScheme>] {
     static SCHEMES: OnceLock<Vec<Arc<CheckedScheme>>> = OnceLock::new();
-    SCHEMES.get_or_init(|| prelude_with_diagnostics().0)
+    // The prelude's nodes have the prelude's spans: keep them out of a type table being
+    // recorded for the source whose check happens to come first.
+    SCHEMES.get_or_init(|| crate::types::suspended(|| prelude_with_diagnostics().0))
 }
 
 /// Parse and check the prelude, returning its diagnostics too (a test demands none).

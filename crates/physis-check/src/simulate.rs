@@ -108,6 +108,26 @@ impl<'a> SimChecker<'a> {
         .expr(e)
     }
 
+    /// The components of a per-index law, checked in `ctx` (see [`crate::sums`]).
+    pub fn each(
+        &mut self,
+        index: &ast::Name,
+        n: usize,
+        body: &ast::Expr,
+        ctx: Ctx,
+    ) -> CResult<Expr> {
+        let mut scope = SimScope {
+            names: &self.names,
+            ctx,
+            read_noise: false,
+        };
+        Cx {
+            scope: &mut scope,
+            diags: self.diags,
+        }
+        .each(index, n, body)
+    }
+
     /// Check a condition (stop/on).
     pub fn cond(&mut self, e: &ast::Expr) -> CResult<crate::expr::Cond> {
         let mut scope = SimScope {

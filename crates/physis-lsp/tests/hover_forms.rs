@@ -12,6 +12,7 @@ const SRC: &str = "simulate Forms {
   param v₀ : Velocity = 30 m/s
   param α : Angle = 45 deg
   param k : Frequency = 0.5 Hz
+  param w : Dimensionless[3] = [1, 2, 3]
   state x : Length[2] = [0 m, 0 m]
   state v : Velocity[2] = v₀·[cos(α), sin(α)]
   state s : Length = 1 m
@@ -22,6 +23,7 @@ const SRC: &str = "simulate Forms {
   integrate rk45 tolerance 1e-9
   observe height ≔ x[1]
   observe energy ≔ s'² + k·s·s'
+  observe total ≔ (Σ j in 0..3, j ≠ 1: w[j]) + sum(w[1..3])
   stop when x[1] < 0 m ∧ t > 0 s ∨ not (s > 2 m)
 }
 ";
@@ -47,6 +49,8 @@ fn form(kind: &ExprKind) -> &'static str {
         ExprKind::Call { .. } => "call",
         ExprKind::Index { .. } => "index",
         ExprKind::Vector(_) => "vector",
+        ExprKind::Sum(_) => "indexed sum",
+        ExprKind::Range { .. } => "range",
         ExprKind::Error => "error",
     }
 }
@@ -79,6 +83,8 @@ const EXPECTED: &[(&str, &str)] = &[
     ("x[1]", "Length · m"),
     ("s'²", "m^2/s^2"),
     ("1e-9", ""),
+    ("(Σ j in 0..3, j ≠ 1: w[j])", "Dimensionless · 1"),
+    ("w[1..3]", "vector of Dimensionless · 1"),
 ];
 
 #[test]
@@ -105,6 +111,10 @@ fn every_expression_form_is_hovered_with_its_dimension() {
                     .hover(op_at)
                     .unwrap_or_else(|| panic!("no hover on {text}"));
                 assert!(h.markdown.contains("condition"), "{text}: {}", h.markdown);
+            }
+            "range" => {
+                // A slice's range has no value of its own: the slice is typed instead.
+                assert!(typed.is_none(), "{text}");
             }
             _ if text.starts_with('²') => {
                 // A superscript exponent: hovered as its power.
@@ -137,6 +147,8 @@ fn every_expression_form_is_hovered_with_its_dimension() {
         "call",
         "index",
         "vector",
+        "indexed sum",
+        "range",
     ]
     .into_iter()
     .collect();

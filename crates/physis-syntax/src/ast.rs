@@ -300,6 +300,16 @@ pub enum ClauseKind {
         /// White-noise names.
         names: Vec<Name>,
     },
+    /// `law x[i]'' = e` (or `law x''[i] = e`): one law per component of an array state, `i`
+    /// running over its indices.
+    LawEach {
+        /// The derivative, primes included (`x''`); its span is the name's.
+        target: Name,
+        /// The index name bound in `value`.
+        index: Name,
+        /// The right side, for one component.
+        value: Expr,
+    },
 }
 
 /// A boundary condition.
@@ -416,8 +426,33 @@ pub enum ExprKind {
     },
     /// `[a, b, c]`.
     Vector(Vec<Expr>),
+    /// `Σ j in a..b, c: e` (ASCII `sum j in a..b, c: e`): `e` summed over the whole numbers
+    /// `a ≤ j < b` for which the optional condition `c` holds.
+    Sum(Box<SumExpr>),
+    /// `a..b` as an index (`m[1..3]`): the components `a ≤ k < b`.
+    Range {
+        /// First index.
+        from: Box<Expr>,
+        /// One past the last index.
+        to: Box<Expr>,
+    },
     /// A value that failed to parse (already reported); kept so its declaration survives.
     Error,
+}
+
+/// The parts of a sum `Σ j in from..to, filter: body`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SumExpr {
+    /// The index name, bound in `filter` and `body`.
+    pub index: Name,
+    /// First value of the index.
+    pub from: Expr,
+    /// One past the last value.
+    pub to: Expr,
+    /// Which values take part (all when absent).
+    pub filter: Option<Expr>,
+    /// The summand.
+    pub body: Expr,
 }
 
 /// The text of a unit after a number, e.g. `m/s²`, for `units::parse_unit`.

@@ -137,7 +137,11 @@ be overridden.",
     ShapeMismatch = "PH0109", "shapes that do not fit",
     "Quantities combined component by component must have the same size; an index must lie inside \
 the vector; observes and stop conditions are single numbers; a value must have the shape of what \
-it initialises.",
+it initialises. In an indexed form (`Σ j in a..b, c: e`, a slice `m[a..b]`, a per-index law \
+`law x[i]' = e`) the bounds are constant whole numbers with a < b, the condition compares \
+indices and constants, every index it produces must lie inside what it indexes (the message \
+names the index value), a per-index law needs a vector state and gives one number per \
+component, and a range `a..b` stands only inside an index.",
     "simulate Fall {\n  state x : Length[2] = [0 m, 0 m, 0 m]\n  law x' = [1 m/s, 0 m/s]\n  stop when t > 1 s\n}\n";
     /// PH0110.
     BadSetting = "PH0110", "a setting of the wrong dimension, or a param default that is not a constant",
@@ -189,7 +193,9 @@ once, and has its size.",
     TooBig = "PH0118", "a model beyond a size limit",
     "A grid may have at most 1,000,000 nodes in all (so `Length[100000, 100000]` is refused), and \
 the states together at most 4,000,000 numbers (a vector counts its components, a field one per \
-node): a step keeps several copies of the state. Use fewer components or nodes.",
+node): a step keeps several copies of the state. Indexed sums and per-index laws are expanded \
+when the model is checked: one outermost form may expand to at most 65,536 terms, nested forms \
+included. Use fewer components or nodes.",
     "simulate Big {\n  grid (x, y) : Length[1000, 1000] from 0 m to 1 m\n  field u1 : Temperature = 0 K\n  boundary u1 dirichlet 0 K\n  law u1' = 1 K/s\n  field u2 : Temperature = 0 K\n  boundary u2 dirichlet 0 K\n  law u2' = 1 K/s\n  field u3 : Temperature = 0 K\n  boundary u3 dirichlet 0 K\n  law u3' = 1 K/s\n  field u4 : Temperature = 0 K\n  boundary u4 dirichlet 0 K\n  law u4' = 1 K/s\n  field u5 : Temperature = 0 K\n  boundary u5 dirichlet 0 K\n  law u5' = 1 K/s\n  stop when t ≥ 1 s\n}\n";
     /// A run that would not fit in memory.
     OutOfMemory = "PH0119", "a run that would not fit in memory",

@@ -108,6 +108,18 @@ impl Lexer<'_> {
                 self.ident(start);
             } else if c == '⁻' || superscript_digit(c).is_some() {
                 self.superscript(start);
+            } else if matches!(c, '\'' | '′' | '″') {
+                self.primes(start);
+            } else if c == '∑' {
+                // The n-ary summation sign spells the same sum as the letter Σ.
+                self.bump();
+                self.push(
+                    TokenKind::Ident {
+                        name: "Σ".into(),
+                        primes: 0,
+                    },
+                    start,
+                );
             } else if let Some(v) = vulgar_fraction(c) {
                 self.bump();
                 self.push(TokenKind::Number(v), start);
@@ -238,6 +250,16 @@ impl Lexer<'_> {
             primes = primes.saturating_add(add);
         }
         self.push(TokenKind::Ident { name, primes }, start);
+    }
+
+    /// Primes that follow no name (`x[i]''`): one token counting them.
+    fn primes(&mut self, start: usize) {
+        let mut primes: u8 = 0;
+        while let Some(c @ ('\'' | '′' | '″')) = self.peek() {
+            self.bump();
+            primes = primes.saturating_add(if c == '″' { 2 } else { 1 });
+        }
+        self.push(TokenKind::Primes(primes), start);
     }
 
     fn superscript(&mut self, start: usize) {

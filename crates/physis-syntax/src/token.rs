@@ -72,6 +72,8 @@ pub enum TokenKind {
     LBrace,
     /// `}`
     RBrace,
+    /// Primes after a closing bracket (`x[i]''` in a per-index law): how many.
+    Primes(u8),
     /// End of a line (comments are dropped).
     Newline,
     /// A character that starts no token; reported as PH0001.
@@ -90,6 +92,7 @@ impl TokenKind {
             TokenKind::Number(_) => "a number".into(),
             TokenKind::SupPow(_) => "a superscript power".into(),
             TokenKind::Newline => "end of line".into(),
+            TokenKind::Primes(n) => format!("`{}`", "'".repeat(usize::from(*n))),
             TokenKind::Eof => "end of file".into(),
             TokenKind::Error(c) => format!("`{c}`"),
             other => format!("`{}`", other.symbol()),

@@ -42,15 +42,6 @@ impl Analysis {
         if let Some(h) = self.scheme_hover(offset) {
             return Some(h);
         }
-        if let Some(typed) = self.types.innermost_at(offset) {
-            return Some(self.expr_hover(self.superscript_power(typed)));
-        }
-        if let Some(h) = self.scheme_binding_hover(offset) {
-            return Some(h);
-        }
-        if let Some(h) = self.declaration_hover(offset) {
-            return Some(h);
-        }
         // A comparison or a logical operator: no dimension, a truth value.
         let cond = walk::all_exprs(&self.file)
             .into_iter()
@@ -60,7 +51,21 @@ impl Analysis {
                 ExprKind::Unary { op, .. } => *op == physis_syntax::ast::UnOp::Not,
                 _ => false,
             })
-            .min_by_key(|e| e.span.len())?;
+            .min_by_key(|e| e.span.len());
+        if let Some(typed) = self.types.innermost_at(offset) {
+            // A sum's condition (`j ≠ i`) lies inside the typed sum: the condition is nearer.
+            let nearer_cond = cond.is_some_and(|c| c.span.len() < typed.span.len());
+            if !nearer_cond {
+                return Some(self.expr_hover(self.superscript_power(typed)));
+            }
+        }
+        if let Some(h) = self.scheme_binding_hover(offset) {
+            return Some(h);
+        }
+        if let Some(h) = self.declaration_hover(offset) {
+            return Some(h);
+        }
+        let cond = cond?;
         Some(Hover {
             span: cond.span,
             markdown: format!(

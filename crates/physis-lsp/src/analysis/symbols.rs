@@ -164,7 +164,9 @@ impl Symbols {
             }
             ClauseKind::Observe(b) => self.def(SymbolKind::Observe, &b.name, span, sim),
             ClauseKind::Let(b) => self.def(SymbolKind::Local, &b.name, span, sim),
-            ClauseKind::Law { target, .. } => self.use_(target, sim),
+            ClauseKind::Law { target, .. } | ClauseKind::LawEach { target, .. } => {
+                self.use_(target, sim)
+            }
             ClauseKind::Integrate { scheme, settings } => {
                 self.uses.push(Use {
                     name: scheme.clone(),

@@ -8,7 +8,7 @@ pub fn clause_roots(kind: &ClauseKind) -> Vec<&Expr> {
     match kind {
         ClauseKind::Param { default, .. } => vec![default],
         ClauseKind::State { init, .. } | ClauseKind::Field { init, .. } => vec![init],
-        ClauseKind::Law { value, .. } => vec![value],
+        ClauseKind::Law { value, .. } | ClauseKind::LawEach { value, .. } => vec![value],
         ClauseKind::Integrate { settings, .. } => settings.iter().map(|s| &s.value).collect(),
         ClauseKind::Record { every } => vec![every],
         ClauseKind::Observe(b) | ClauseKind::Let(b) | ClauseKind::Effort(b) => vec![&b.value],
@@ -72,6 +72,13 @@ pub fn children(e: &Expr) -> Vec<&Expr> {
             v
         }
         ExprKind::Vector(items) => items.iter().collect(),
+        ExprKind::Sum(s) => {
+            let mut v = vec![&s.from, &s.to];
+            v.extend(&s.filter);
+            v.push(&s.body);
+            v
+        }
+        ExprKind::Range { from, to } => vec![from, to],
     }
 }
 

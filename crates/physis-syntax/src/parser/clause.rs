@@ -139,12 +139,33 @@ impl Parser {
 
     fn law(&mut self) -> PResult<ClauseKind> {
         self.bump();
-        let target = self.name("a derivative such as `y'`", true)?;
+        let mut target = self.name("a derivative such as `y'`", true)?;
+        // `law x[i]'' = e` (or `x''[i]`): one law per component.
+        let index = if self.eat(&TokenKind::LBracket) {
+            let index = self.name("an index name such as `i`", false)?;
+            if !self.eat(&TokenKind::RBracket) {
+                return Err(self.expected("`]`"));
+            }
+            if let TokenKind::Primes(n) = *self.kind() {
+                self.bump();
+                target.primes = target.primes.saturating_add(n);
+            }
+            Some(index)
+        } else {
+            None
+        };
         if !(self.eat(&TokenKind::Eq) || self.eat(&TokenKind::Assign)) {
             return Err(self.expected("`=`"));
         }
         let value = self.expr_or_error();
-        Ok(ClauseKind::Law { target, value })
+        Ok(match index {
+            Some(index) => ClauseKind::LawEach {
+                target,
+                index,
+                value,
+            },
+            None => ClauseKind::Law { target, value },
+        })
     }
 
     fn integrate(&mut self) -> PResult<ClauseKind> {

@@ -1,7 +1,7 @@
 //! Expressions (Pratt parsing) and the units that follow numbers.
 
 use super::{Failed, MAX_DEPTH, MAX_EXPR_TOKENS, PResult, Parser};
-use crate::ast::{BinOp, Expr, ExprKind, Name, UnOp, UnitText};
+use crate::ast::{BinOp, Expr, ExprKind, Name, SumExpr, UnOp, UnitText};
 use crate::code::Code;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
@@ -214,13 +214,79 @@ impl Parser {
         }
     }
 
-    /// Comma-separated expressions up to the closing token (already past the opener).
+    /// `Σ j in a..b[, c]: e`, at the `Σ` (or `sum`); the summand reaches as far as a sum of
+    /// terms does, so `Σ j in 0..3: a[j] + 1` adds 1 three times.
+    fn sum(&mut self, start: Span) -> PResult<Expr> {
+        self.bump();
+        let index = self.name("an index name such as `j`", false)?;
+        if !self.eat_word("in") {
+            return Err(self.expected("`in`"));
+        }
+        let (from, to) = self.range_ends()?;
+        let filter = if self.eat(&TokenKind::Comma) {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        if !self.eat(&TokenKind::Colon) {
+            return Err(self.expected("`:` before the summand"));
+        }
+        self.skip_continuation();
+        let body = self.expr_bp(ADD)?;
+        Ok(Expr {
+            span: start.to(body.span),
+            kind: ExprKind::Sum(Box::new(SumExpr {
+                index,
+                from,
+                to,
+                filter,
+                body,
+            })),
+        })
+    }
+
+    /// `a..b`: two bounds around two dots.
+    fn range_ends(&mut self) -> PResult<(Expr, Expr)> {
+        let from = self.expr_bp(ADD)?;
+        if !(self.eat(&TokenKind::Dot) && self.eat(&TokenKind::Dot)) {
+            return Err(self.expected("`..`"));
+        }
+        let to = self.expr_bp(ADD)?;
+        Ok((from, to))
+    }
+
+    /// An index, or a range of indices `a..b`.
+    fn index_item(&mut self) -> PResult<Expr> {
+        let from = self.expr()?;
+        if !self.at(&TokenKind::Dot) {
+            return Ok(from);
+        }
+        self.bump();
+        if !self.eat(&TokenKind::Dot) {
+            return Err(self.expected("`..`"));
+        }
+        let to = self.expr_bp(ADD)?;
+        Ok(Expr {
+            span: from.span.to(to.span),
+            kind: ExprKind::Range {
+                from: Box::new(from),
+                to: Box::new(to),
+            },
+        })
+    }
+
+    /// Comma-separated expressions up to the closing token (already past the opener); in
+    /// index brackets an item may be a range.
     fn list(&mut self, close: &TokenKind, open: Span) -> PResult<Vec<Expr>> {
         self.nesting += 1;
         let mut items = Vec::new();
         if !self.at(close) {
             loop {
-                items.push(self.expr()?);
+                items.push(if *close == TokenKind::RBracket {
+                    self.index_item()?
+                } else {
+                    self.expr()?
+                });
                 if !self.eat(&TokenKind::Comma) {
                     break;
                 }
@@ -265,6 +331,12 @@ impl Parser {
                     kind: ExprKind::Number { value, unit },
                     span,
                 })
+            }
+            TokenKind::Ident { name, primes: 0 }
+                if (name == "Σ" || name == "sum")
+                    && matches!(self.peek_next().kind, TokenKind::Ident { .. }) =>
+            {
+                self.sum(token.span)
             }
             TokenKind::Ident { name, primes } => {
                 // `abs` is both an integrate setting and the absolute-value function.

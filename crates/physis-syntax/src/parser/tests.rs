@@ -33,6 +33,20 @@ fn sexpr(e: &Expr) -> String {
             let items: Vec<_> = items.iter().map(sexpr).collect();
             format!("[{}]", items.join(", "))
         }
+        ExprKind::Sum(s) => {
+            let filter = s
+                .filter
+                .as_ref()
+                .map_or(String::new(), |f| format!(", {}", sexpr(f)));
+            format!(
+                "(Σ {} {}..{}{filter}: {})",
+                s.index.key(),
+                sexpr(&s.from),
+                sexpr(&s.to),
+                sexpr(&s.body)
+            )
+        }
+        ExprKind::Range { from, to } => format!("{}..{}", sexpr(from), sexpr(to)),
         ExprKind::Error => "<error>".into(),
     }
 }
@@ -270,4 +284,57 @@ fn cr_only_line_endings_end_lines_and_comments() {
     assert_eq!(codes(bad), vec![(Code::UnexpectedToken, 4)]);
     let rendered = crate::render::render_text(&parse(bad).diagnostics, "f.hph", bad);
     assert!(rendered.contains("f.hph:4:"), "{rendered}");
+}
+
+#[test]
+fn sums_ranges_and_per_index_laws() {
+    assert_eq!(
+        law("Σ j in 0..7, j ≠ i: m[j]·x[j] + 1"),
+        "(Σ j 0..7, (≠ j i): (+ (· m[j] x[j]) 1))"
+    );
+    assert_eq!(
+        law("sum j in i + 1..7, j != 2: a[j]"),
+        "(Σ j (+ i 1)..7, (≠ j 2): a[j])"
+    );
+    assert_eq!(
+        law("2·(∑ k in 0..3: a[k]) − 1"),
+        "(− (· 2 (Σ k 0..3: a[k])) 1)"
+    );
+    assert_eq!(
+        law("Σ i in 0..2: Σ j in 0..i: a[j]"),
+        "(Σ i 0..2: (Σ j 0..i: a[j]))"
+    );
+    assert_eq!(law("m[1..3]"), "m[1..3]");
+    // `sum(u)` stays the built-in reduction.
+    assert_eq!(law("sum(u)"), "sum(u)");
+    for src in ["law x[i]'' = −x[i]", "law x''[i] = −x[i]"] {
+        let text = format!("simulate S {{\n  {src}\n}}\n");
+        let parsed = parse(&text);
+        assert!(
+            parsed.diagnostics.is_empty(),
+            "{src}: {:?}",
+            parsed.diagnostics
+        );
+        let Item::Simulate(sim) = &parsed.file.items[0] else {
+            panic!("no simulate")
+        };
+        let ClauseKind::LawEach { target, index, .. } = &sim.clauses[0].kind else {
+            panic!("not a per-index law")
+        };
+        assert_eq!((target.key().as_str(), index.text.as_str()), ("x''", "i"));
+    }
+}
+
+#[test]
+fn broken_sums_are_syntax_errors() {
+    for src in [
+        "simulate S {\n  law y' = Σ j 0..3: a[j]\n}\n",
+        "simulate S {\n  law y' = Σ j in 0.3: a[j]\n}\n",
+        "simulate S {\n  law y' = Σ j in 0..3 a[j]\n}\n",
+        "simulate S {\n  law y' = a '\n}\n",
+    ] {
+        let found = codes(src);
+        assert!(!found.is_empty(), "{src}");
+        assert!(found.iter().all(|(_, line)| *line >= 2), "{src}: {found:?}");
+    }
 }
