@@ -46,22 +46,26 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
     // (name, IR name, signature, outputs, body): written out once the hoisted values are
     // all known, since every function takes them as `k: &[f64; NK]`.
     let mut fns = Vec::new();
-    let mut gen_fn = |name: &str, f: &Function, hoist: &mut Hoist| -> Result<Inputs, GenError> {
-        let inputs = inputs_of(f);
-        let b = body(f, inputs, hoist)?;
-        let sig = signature(inputs, dim, nw);
-        let n = usize_lit(f.output_len());
-        fns.push((format_ident!("{}", name), f.name.clone(), sig, n, b));
-        Ok(inputs)
-    };
-    let initial = gen_fn("initial_at", &ir.initial, &mut hoist)?;
-    let rate = gen_fn("rate_at", &ir.rate, &mut hoist)?;
-    let rate_jvp = gen_fn("rate_jvp_at", &ir.rate_jvp, &mut hoist)?;
-    let margins = gen_fn("margins_at", &ir.margins, &mut hoist)?;
-    let observe = gen_fn("observe_at", &ir.observe, &mut hoist)?;
+    let mut gen_fn =
+        |name: &str, f: &Function, hoist: &mut Hoist, unknown: usize| -> Result<Inputs, GenError> {
+            let inputs = Inputs {
+                unknown,
+                ..inputs_of(f)
+            };
+            let b = body(f, inputs, hoist)?;
+            let sig = signature(inputs, dim, nw);
+            let n = usize_lit(f.output_len());
+            fns.push((format_ident!("{}", name), f.name.clone(), sig, n, b));
+            Ok(inputs)
+        };
+    let initial = gen_fn("initial_at", &ir.initial, &mut hoist, 0)?;
+    let rate = gen_fn("rate_at", &ir.rate, &mut hoist, 0)?;
+    let rate_jvp = gen_fn("rate_jvp_at", &ir.rate_jvp, &mut hoist, 0)?;
+    let margins = gen_fn("margins_at", &ir.margins, &mut hoist, 0)?;
+    let observe = gen_fn("observe_at", &ir.observe, &mut hoist, 0)?;
     let mut resets = Vec::new();
     for (j, r) in ir.resets.iter().enumerate() {
-        let inp = gen_fn(&format!("reset{j}_at"), &r.func, &mut hoist)?;
+        let inp = gen_fn(&format!("reset{j}_at"), &r.func, &mut hoist, 0)?;
         resets.push((j, inp, &r.slots));
     }
     // The step of an explicit scheme, for the lane kernel.
@@ -73,7 +77,7 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
             fsal,
             dense,
         } => {
-            let inp = gen_fn("step_at", step, &mut hoist)?;
+            let inp = gen_fn("step_at", step, &mut hoist, 0)?;
             lane_step = Some((inp, *adaptive, *fsal));
             explicit(inp, rate, (*adaptive, *fsal, *dense), dim, nw)
         }
@@ -83,14 +87,14 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
             jvp,
             error,
         } => {
-            let res = gen_fn("residual_at", residual, &mut hoist)?;
+            let res = gen_fn("residual_at", residual, &mut hoist, 0)?;
             let jac = match jacobian {
-                Some(j) => Some(gen_fn("jacobian_at", j, &mut hoist)?),
+                Some(j) => Some(gen_fn("jacobian_at", j, &mut hoist, 0)?),
                 None => None,
             };
-            let jv = gen_fn("residual_jvp_at", jvp, &mut hoist)?;
+            let jv = gen_fn("residual_jvp_at", jvp, &mut hoist, 0)?;
             let err = match error {
-                Some(e) => Some(gen_fn("implicit_error_at", e, &mut hoist)?),
+                Some(e) => Some(gen_fn("implicit_error_at", e, &mut hoist, 0)?),
                 None => None,
             };
             implicit(res, jac, jv, err, dim, nw)
@@ -102,15 +106,22 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
         } => {
             let mut stage_fns = Vec::new();
             for (j, st) in stages.iter().enumerate() {
-                let res = gen_fn(&format!("stage{j}_residual_at"), &st.residual, &mut hoist)?;
+                // A group of stages that read each other solves `width·dim` unknowns.
+                let u = st.width as usize * dim;
+                let res = gen_fn(
+                    &format!("stage{j}_residual_at"),
+                    &st.residual,
+                    &mut hoist,
+                    u,
+                )?;
                 let jac = match &st.jacobian {
-                    Some(f) => Some(gen_fn(&format!("stage{j}_jacobian_at"), f, &mut hoist)?),
+                    Some(f) => Some(gen_fn(&format!("stage{j}_jacobian_at"), f, &mut hoist, u)?),
                     None => None,
                 };
-                let jv = gen_fn(&format!("stage{j}_jvp_at"), &st.jvp, &mut hoist)?;
+                let jv = gen_fn(&format!("stage{j}_jvp_at"), &st.jvp, &mut hoist, u)?;
                 stage_fns.push(crate::staged::StageInputs { res, jac, jv });
             }
-            let fin = gen_fn("finish_at", finish, &mut hoist)?;
+            let fin = gen_fn("finish_at", finish, &mut hoist, 0)?;
             crate::staged::staged(&stage_fns, fin, *adaptive, dim, nw)
         }
         _ => {
@@ -300,12 +311,14 @@ pub(crate) fn inputs_of(f: &Function) -> Inputs {
         rate: f.reads(Source::Rate),
         seed: f.reads(Source::Seed),
         stages: f.reads(Source::Stages),
+        unknown: 0,
     }
 }
 
 /// The parameter list of a generated function, in a fixed order.
 pub(crate) fn signature(i: Inputs, dim: usize, nw: usize) -> TokenStream {
     let d = usize_lit(dim);
+    let u = usize_lit(i.unknown_len(dim));
     let w = usize_lit(nw);
     let mut out = Vec::new();
     if i.t {
@@ -323,10 +336,10 @@ pub(crate) fn signature(i: Inputs, dim: usize, nw: usize) -> TokenStream {
     if i.dw {
         out.push(quote!(dw: &[f64; #w]));
     }
-    for (on, name) in [(i.guess, "g"), (i.rate, "r"), (i.seed, "s")] {
+    for (on, name, n) in [(i.guess, "g", &u), (i.rate, "r", &d), (i.seed, "s", &u)] {
         if on {
             let id = format_ident!("{}", name);
-            out.push(quote!(#id: &[f64; #d]));
+            out.push(quote!(#id: &[f64; #n]));
         }
     }
     if i.stages {
@@ -414,7 +427,7 @@ pub(crate) fn jacobian_fill(
             }
         }
         None => {
-            let d = usize_lit(dim);
+            let d = usize_lit(jvp.1.unknown_len(dim));
             let c = invoke(&jvp.0, jvp.1, at, dim, nw, &bail);
             quote! {
                 for c in 0..#d {
@@ -438,6 +451,7 @@ pub(crate) fn invoke(
     fail: &TokenStream,
 ) -> TokenStream {
     let d = usize_lit(dim);
+    let u = usize_lit(i.unknown_len(dim));
     let w = usize_lit(nw);
     let mut stmts = Vec::new();
     let mut args = Vec::new();
@@ -459,9 +473,9 @@ pub(crate) fn invoke(
     conv(i.y, "y", &at.y, &d);
     conv(i.f0, "f0", &at.f0, &d);
     conv(i.dw, "dw", &at.dw, &w);
-    conv(i.guess, "g", &at.g, &d);
+    conv(i.guess, "g", &at.g, &u);
     conv(i.rate, "r", &at.r, &d);
-    conv(i.seed, "s", &at.s, &d);
+    conv(i.seed, "s", &at.s, &u);
     if i.stages {
         let st = &at.st;
         args.push(quote!(#st));
