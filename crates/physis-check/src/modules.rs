@@ -424,7 +424,12 @@ fn recursion(module: &Module, f: &Function) -> Option<Vec<String>> {
                 }
             }
             K::Sum(sum) => {
-                let parts = [Some(&sum.from), Some(&sum.to), sum.filter.as_ref(), Some(&sum.body)];
+                let parts = [
+                    Some(&sum.from),
+                    Some(&sum.to),
+                    sum.filter.as_ref(),
+                    Some(&sum.body),
+                ];
                 for part in parts.into_iter().flatten() {
                     callees(module, part, out);
                 }

@@ -42,8 +42,9 @@ struct SchemeScope {
     outputs: Vec<LocalId>,
     implicit: bool,
     stochastic: bool,
-    /// The stage being checked, when it reads itself (an implicit stage).
-    current: Option<LocalId>,
+    /// The stages being checked that may read themselves (an implicit stage, or the
+    /// stages of a group that read each other).
+    current: Vec<LocalId>,
     /// Bindings that failed to check: reading them reports nothing more.
     poisoned: HashSet<LocalId>,
 }
@@ -82,8 +83,8 @@ impl Scope for SchemeScope {
             }
             return Ok(leaf(ExprKind::Local(id), self.dims[id.0]));
         }
-        if let Some(id) = self.current
-            && self.all.get(&key) == Some(&id)
+        if let Some(&id) = self.all.get(&key)
+            && self.current.contains(&id)
         {
             return Ok(leaf(ExprKind::Local(id), self.dims[id.0]));
         }
@@ -282,9 +283,12 @@ pub(crate) fn check_scheme(
         dims,
         implicit: false,
         stochastic: false,
-        current: None,
+        current: Vec::new(),
         poisoned: HashSet::new(),
     };
+    let groups = coupled_groups(decl);
+    // The checked right sides of a group's later stages, checked with its first.
+    let mut coupled: HashMap<String, Option<Expr>> = HashMap::new();
     // Bindings that read `next` (or `nextX`, `nextV`) before it is bound, directly or
     // through another such binding: an implicit stage among them would need `next`,
     // which is solved after it.
@@ -315,7 +319,52 @@ pub(crate) fn check_scheme(
             continue;
         }
         let id = scope.all[&key];
+        if let Some(done) = coupled.remove(&key) {
+            // A later stage of a group checked with its first.
+            match done {
+                Some(expr) => {
+                    scope.dims[id.0] = expr.dim;
+                    body.push(SchemeStep { target: id, expr });
+                }
+                None => {
+                    scope.poisoned.insert(id);
+                }
+            }
+            scope.bound.insert(key, id);
+            continue;
+        }
         let read = names_read(&b.value);
+        let group = groups.iter().find(|g| g.contains(&key));
+        if let Some(group) = group
+            && group.len() > 1
+        {
+            let checked = coupled_stages(decl, &mut scope, group, &reads_next, diags);
+            let members: Vec<String> = group.iter().skip(1).cloned().collect();
+            match checked {
+                Some(mut exprs) => {
+                    let rest = exprs.split_off(1);
+                    for (m, e) in members.iter().zip(rest) {
+                        coupled.insert(m.clone(), Some(e));
+                    }
+                    if let Some(expr) = exprs.pop() {
+                        scope.dims[id.0] = expr.dim;
+                        body.push(SchemeStep { target: id, expr });
+                    }
+                    scope.implicit = true;
+                }
+                None => {
+                    for m in &members {
+                        coupled.insert(m.clone(), None);
+                        if let Some(&mid) = scope.all.get(m) {
+                            scope.poisoned.insert(mid);
+                        }
+                    }
+                    scope.poisoned.insert(id);
+                }
+            }
+            scope.bound.insert(key, id);
+            continue;
+        }
         if let Some(d) = order_diagnostic(decl, &scope, &key, &read) {
             diags.push(d);
             scope.poisoned.insert(id);
@@ -473,7 +522,7 @@ fn implicit_stage(
         SchemeOrder::First => [Y / time(), Y, Y / time().powi(2)],
         SchemeOrder::Second => [Y / time().powi(2), Y / time(), Y],
     };
-    scope.current = Some(id);
+    scope.current = vec![id];
     let mut found = None;
     for c in candidates {
         scope.dims[id.0] = c;
@@ -526,6 +575,186 @@ fn implicit_stage(
             Err(Reported)
         }
     };
-    scope.current = None;
+    scope.current.clear();
     out
+}
+
+/// The stages that read each other, as groups of their names in binding order: the
+/// strongly connected components of the reads among a scheme's intermediates (outputs
+/// and inputs aside) that lie on a cycle. A group of one reads only itself.
+fn coupled_groups(decl: &SchemeDecl) -> Vec<Vec<String>> {
+    let mut keys: Vec<String> = Vec::new();
+    for b in &decl.body {
+        let k = b.name.key();
+        let output = matches!(k.as_str(), "next" | "error" | "nextX" | "nextV");
+        if !output && !INPUTS.contains(&k.as_str()) && !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let n = keys.len();
+    let mut reach = vec![vec![false; n]; n];
+    for b in &decl.body {
+        let Some(i) = keys.iter().position(|k| *k == b.name.key()) else {
+            continue;
+        };
+        for (name, _) in names_read(&b.value) {
+            if let Some(j) = keys.iter().position(|k| *k == name) {
+                reach[i][j] = true;
+            }
+        }
+    }
+    for k in 0..n {
+        for i in 0..n {
+            if reach[i][k] {
+                for j in 0..n {
+                    if reach[k][j] {
+                        reach[i][j] = true;
+                    }
+                }
+            }
+        }
+    }
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for i in 0..n {
+        if !reach[i][i] || groups.iter().any(|g| g.contains(&keys[i])) {
+            continue;
+        }
+        groups.push(
+            (i..n)
+                .filter(|&j| reach[i][j] && reach[j][i])
+                .map(|j| keys[j].clone())
+                .collect(),
+        );
+    }
+    groups
+}
+
+/// Checks a group of stages that read each other, at its first stage: they share one
+/// dimension (the state's rate, the state's, or the rate's rate) for which every right
+/// side has it. `None` after one diagnostic for the whole group.
+fn coupled_stages(
+    decl: &SchemeDecl,
+    scope: &mut SchemeScope,
+    group: &[String],
+    reads_next: &HashSet<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<Expr>> {
+    let bindings: Vec<&ast::Binding> = group
+        .iter()
+        .filter_map(|k| decl.body.iter().find(|b| b.name.key() == *k))
+        .collect();
+    let ids: Vec<LocalId> = group
+        .iter()
+        .filter_map(|k| scope.all.get(k).copied())
+        .collect();
+    let (first, names) = (bindings.first()?, group.join("`, `"));
+    // A group solved before `next` cannot read it; nor may it read a stage bound between
+    // its members that is not one of them (that stage is solved after the group starts).
+    for b in &bindings {
+        let bad = names_read(&b.value).into_iter().find(|(n, _)| {
+            let unbound = scope.all.contains_key(n)
+                && !scope.bound.contains_key(n)
+                && !group.contains(n)
+                && !INPUTS.contains(&n.as_str());
+            reads_next.contains(n) || unbound
+        });
+        if let Some((n, span)) = bad {
+            let message = if matches!(n.as_str(), "next" | "nextX" | "nextV")
+                || reads_next.contains(&n)
+            {
+                format!("stages `{names}` read each other and `next`, which is solved after them")
+            } else {
+                format!(
+                    "stages `{names}` read each other and `{n}`, which is bound after `{}`",
+                    first.name.key()
+                )
+            };
+            diags.push(
+                Diagnostic::error(Code::SchemeShape, first.name.span, message)
+                    .with_label("solved together by Newton")
+                    .with_secondary(span, format!("`{n}` read here"))
+                    .with_hint(
+                        "stages that read each other may read the stages bound before the \
+                         first of them, and each other",
+                    ),
+            );
+            return None;
+        }
+    }
+    let candidates = match scope.order {
+        SchemeOrder::First => [Y / time(), Y, Y / time().powi(2)],
+        SchemeOrder::Second => [Y / time().powi(2), Y / time(), Y],
+    };
+    scope.current = ids.clone();
+    let mut found = None;
+    for c in candidates {
+        for id in &ids {
+            scope.dims[id.0] = c;
+        }
+        let mut scratch = Vec::new();
+        let mut exprs = Vec::new();
+        for b in &bindings {
+            let r = Cx {
+                scope: &mut *scope,
+                diags: &mut scratch,
+            }
+            .expr(&b.value);
+            match r {
+                Ok(e) if e.dim == c => exprs.push(e),
+                _ => break,
+            }
+        }
+        if scratch.is_empty() && exprs.len() == bindings.len() {
+            found = Some(exprs);
+            break;
+        }
+    }
+    if found.is_none() {
+        // Report what the most common reading (rates) finds wrong, once.
+        for id in &ids {
+            scope.dims[id.0] = candidates[0];
+        }
+        let before = diags.len();
+        for b in &bindings {
+            let r = Cx {
+                scope: &mut *scope,
+                diags: &mut *diags,
+            }
+            .expr(&b.value);
+            if diags.len() > before {
+                break;
+            }
+            if let Ok(e) = r
+                && e.dim != candidates[0]
+            {
+                diags.push(
+                    Diagnostic::error(
+                        Code::WrongDimension,
+                        b.value.span,
+                        format!(
+                            "stages `{names}` read each other, so they share one dimension and \
+                             each right side must have it; that holds for none of {}, {} and {} \
+                             (`{}` is {})",
+                            scheme_dim_name(candidates[0]),
+                            scheme_dim_name(candidates[1]),
+                            scheme_dim_name(candidates[2]),
+                            b.name.key(),
+                            scheme_dim_name(e.dim),
+                        ),
+                    )
+                    .with_label("this stage's right side"),
+                );
+                break;
+            }
+        }
+        if diags.len() == before {
+            diags.push(Diagnostic::error(
+                Code::WrongDimension,
+                first.name.span,
+                format!("stages `{names}` read each other but share no dimension"),
+            ));
+        }
+    }
+    scope.current.clear();
+    found
 }

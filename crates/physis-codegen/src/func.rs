@@ -37,6 +37,16 @@ pub struct Inputs {
     pub seed: bool,
     /// `st: &[f64]` (the implicit stages solved earlier in the step)
     pub stages: bool,
+    /// Slots of `g` and `s` when not the state's (a group of stages that read each other
+    /// solves `width·dim` unknowns); 0 for the state's own `dim`.
+    pub unknown: usize,
+}
+
+impl Inputs {
+    /// Slots of `g` and `s` in a model of `dim` state slots.
+    pub(crate) fn unknown_len(&self, dim: usize) -> usize {
+        if self.unknown == 0 { dim } else { self.unknown }
+    }
 }
 
 impl Inputs {

@@ -90,9 +90,10 @@ impl Call<'_> {
         conv(i.y, "y", &at.y, &d);
         conv(i.f0, "f0", &at.f0, &d);
         conv(i.dw, "dw", &at.dw, &w);
-        conv(i.guess, "g", &at.g, &d);
+        let u = usize_lit(i.unknown_len(self.dim));
+        conv(i.guess, "g", &at.g, &u);
         conv(i.rate, "r", &at.r, &d);
-        conv(i.seed, "s", &at.s, &d);
+        conv(i.seed, "s", &at.s, &u);
         let n = usize_lit(g.out);
         stmts.push(
             quote!(let Ok(out_a) = <&mut [f64; #n]>::try_from(&mut #out[..]) else { #fail };),

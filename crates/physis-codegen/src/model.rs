@@ -92,8 +92,14 @@ impl Fns {
         mut body: impl FnMut(&Function, Inputs) -> Result<TokenStream, GenError>,
     ) -> Result<Fns, GenError> {
         let mut list = Vec::new();
-        let mut gen_fn = |name: &str, f: &Function| -> Result<usize, GenError> {
-            let inputs = inputs_of(f);
+        let dim = ir.dynamics.dim();
+        // `unknown`: slots of `g` and `s` when not the state's (0), for a group of stages
+        // that read each other (`width·dim`).
+        let mut gen_fn = |name: &str, f: &Function, unknown: usize| -> Result<usize, GenError> {
+            let inputs = Inputs {
+                unknown,
+                ..inputs_of(f)
+            };
             let body = body(f, inputs)?;
             list.push(Gen {
                 name: format_ident!("{}", name),
@@ -104,16 +110,16 @@ impl Fns {
             });
             Ok(list.len() - 1)
         };
-        let initial = gen_fn("initial_at", &ir.initial)?;
-        let rate = gen_fn("rate_at", &ir.rate)?;
-        let rate_jvp = gen_fn("rate_jvp_at", &ir.rate_jvp)?;
-        let margins = gen_fn("margins_at", &ir.margins)?;
-        let observe = gen_fn("observe_at", &ir.observe)?;
+        let initial = gen_fn("initial_at", &ir.initial, 0)?;
+        let rate = gen_fn("rate_at", &ir.rate, 0)?;
+        let rate_jvp = gen_fn("rate_jvp_at", &ir.rate_jvp, 0)?;
+        let margins = gen_fn("margins_at", &ir.margins, 0)?;
+        let observe = gen_fn("observe_at", &ir.observe, 0)?;
         let resets = ir
             .resets
             .iter()
             .enumerate()
-            .map(|(j, r)| gen_fn(&format!("reset{j}_at"), &r.func))
+            .map(|(j, r)| gen_fn(&format!("reset{j}_at"), &r.func, 0))
             .collect::<Result<Vec<_>, _>>()?;
         let scheme = match &ir.scheme.fns {
             SchemeFns::Explicit {
@@ -122,7 +128,7 @@ impl Fns {
                 fsal,
                 dense,
             } => SchemeGens::Explicit {
-                step: gen_fn("step_at", step)?,
+                step: gen_fn("step_at", step, 0)?,
                 outs: (*adaptive, *fsal, *dense),
             },
             SchemeFns::Implicit {
@@ -131,15 +137,15 @@ impl Fns {
                 jvp,
                 error,
             } => {
-                let res = gen_fn("residual_at", residual)?;
+                let res = gen_fn("residual_at", residual, 0)?;
                 let jac = jacobian
                     .as_ref()
-                    .map(|j| gen_fn("jacobian_at", j))
+                    .map(|j| gen_fn("jacobian_at", j, 0))
                     .transpose()?;
-                let jv = gen_fn("residual_jvp_at", jvp)?;
+                let jv = gen_fn("residual_jvp_at", jvp, 0)?;
                 let err = error
                     .as_ref()
-                    .map(|e| gen_fn("implicit_error_at", e))
+                    .map(|e| gen_fn("implicit_error_at", e, 0))
                     .transpose()?;
                 SchemeGens::Implicit { res, jac, jv, err }
             }
@@ -150,18 +156,19 @@ impl Fns {
             } => {
                 let mut fns = Vec::new();
                 for (j, st) in stages.iter().enumerate() {
-                    let res = gen_fn(&format!("stage{j}_residual_at"), &st.residual)?;
+                    let u = st.width as usize * dim;
+                    let res = gen_fn(&format!("stage{j}_residual_at"), &st.residual, u)?;
                     let jac = st
                         .jacobian
                         .as_ref()
-                        .map(|f| gen_fn(&format!("stage{j}_jacobian_at"), f))
+                        .map(|f| gen_fn(&format!("stage{j}_jacobian_at"), f, u))
                         .transpose()?;
-                    let jv = gen_fn(&format!("stage{j}_jvp_at"), &st.jvp)?;
+                    let jv = gen_fn(&format!("stage{j}_jvp_at"), &st.jvp, u)?;
                     fns.push((res, jac, jv));
                 }
                 SchemeGens::Staged {
                     stages: fns,
-                    finish: gen_fn("finish_at", finish)?,
+                    finish: gen_fn("finish_at", finish, 0)?,
                     adaptive: *adaptive,
                 }
             }
@@ -482,12 +489,14 @@ pub(crate) fn inputs_of(f: &Function) -> Inputs {
         rate: f.reads(Source::Rate),
         seed: f.reads(Source::Seed),
         stages: f.reads(Source::Stages),
+        unknown: 0,
     }
 }
 
 /// The parameter list of a generated function, in a fixed order.
 pub(crate) fn signature(i: Inputs, dim: usize, nw: usize) -> TokenStream {
     let d = usize_lit(dim);
+    let u = usize_lit(i.unknown_len(dim));
     let w = usize_lit(nw);
     let mut out = Vec::new();
     if i.t {
@@ -505,10 +514,10 @@ pub(crate) fn signature(i: Inputs, dim: usize, nw: usize) -> TokenStream {
     if i.dw {
         out.push(quote!(dw: &[f64; #w]));
     }
-    for (on, name) in [(i.guess, "g"), (i.rate, "r"), (i.seed, "s")] {
+    for (on, name, n) in [(i.guess, "g", &u), (i.rate, "r", &d), (i.seed, "s", &u)] {
         if on {
             let id = format_ident!("{}", name);
-            out.push(quote!(#id: &[f64; #d]));
+            out.push(quote!(#id: &[f64; #n]));
         }
     }
     if i.stages {
@@ -596,7 +605,7 @@ pub(crate) fn jacobian_fill(
             }
         }
         None => {
-            let d = usize_lit(dim);
+            let d = usize_lit(jvp.1.unknown_len(dim));
             let c = invoke(&jvp.0, jvp.1, at, dim, nw, &bail);
             quote! {
                 for c in 0..#d {
@@ -620,6 +629,7 @@ pub(crate) fn invoke(
     fail: &TokenStream,
 ) -> TokenStream {
     let d = usize_lit(dim);
+    let u = usize_lit(i.unknown_len(dim));
     let w = usize_lit(nw);
     let mut stmts = Vec::new();
     let mut args = Vec::new();
@@ -641,9 +651,9 @@ pub(crate) fn invoke(
     conv(i.y, "y", &at.y, &d);
     conv(i.f0, "f0", &at.f0, &d);
     conv(i.dw, "dw", &at.dw, &w);
-    conv(i.guess, "g", &at.g, &d);
+    conv(i.guess, "g", &at.g, &u);
     conv(i.rate, "r", &at.r, &d);
-    conv(i.seed, "s", &at.s, &d);
+    conv(i.seed, "s", &at.s, &u);
     if i.stages {
         let st = &at.st;
         args.push(quote!(#st));

@@ -48,6 +48,8 @@ pub(crate) fn staged(
         })
     });
     let jac_arms = stages.iter().enumerate().map(|(j, st)| {
+        // A group of stages that read each other solves `width·dim` unknowns.
+        let u = usize_lit(st.res.unknown_len(dim));
         let body = jacobian_fill(
             st.jac
                 .map(|ji| (format_ident!("stage{}_jacobian_at", j), ji)),
@@ -57,7 +59,12 @@ pub(crate) fn staged(
             nw,
         );
         let j = usize_lit(j);
-        quote!(#j => { #body })
+        quote!(#j => {
+            if jac.n() != #u {
+                return false;
+            }
+            #body
+        })
     });
     let fin = invoke(
         &format_ident!("finish_at"),
@@ -107,9 +114,6 @@ pub(crate) fn staged(
             jac: &mut ::physis_runtime::DenseMatrix,
         ) -> bool {
             let _ = (args, solved, k);
-            if jac.n() != #d {
-                return false;
-            }
             match stage {
                 #(#jac_arms)*
                 _ => return false,

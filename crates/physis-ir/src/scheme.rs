@@ -250,11 +250,44 @@ impl SchemeDef {
         self.reads(|e| matches!(e, SExpr::Next))
     }
 
-    /// Positions of the bindings that read themselves (implicit stages), in order.
+    /// Positions of the implicit stages, in order: the bindings that read themselves,
+    /// directly or through others.
     pub fn implicit_stages(&self) -> Vec<usize> {
-        (0..self.bindings.len())
-            .filter(|&i| self.bindings[i].value.reads(&|e| *e == SExpr::Var(i)))
-            .collect()
+        self.implicit_groups().into_iter().flatten().collect()
+    }
+
+    /// The implicit stages grouped into the sets that read each other (the strongly
+    /// connected components of the reads among bindings that lie on a cycle), each in
+    /// binding order, the groups ordered by their first binding. A stage that reads only
+    /// itself is a group of one; Radau IIA's three stages are one group of three.
+    pub fn implicit_groups(&self) -> Vec<Vec<usize>> {
+        let n = self.bindings.len();
+        // reach[i][j]: binding i reads binding j, directly or through others.
+        let mut reach = vec![vec![false; n]; n];
+        for (i, row) in reach.iter_mut().enumerate() {
+            for (j, r) in row.iter_mut().enumerate() {
+                *r = self.bindings[i].value.reads(&|e| *e == SExpr::Var(j));
+            }
+        }
+        for k in 0..n {
+            for i in 0..n {
+                if reach[i][k] {
+                    for j in 0..n {
+                        if reach[k][j] {
+                            reach[i][j] = true;
+                        }
+                    }
+                }
+            }
+        }
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for i in 0..n {
+            if !reach[i][i] || groups.iter().any(|g| g.contains(&i)) {
+                continue;
+            }
+            groups.push((i..n).filter(|&j| reach[i][j] && reach[j][i]).collect());
+        }
+        groups
     }
 
     /// True when the scheme binds `error`.

@@ -2,11 +2,12 @@
 //! per unknown, solved in binding order by the driver's Newton, then a `finish` function
 //! that computes `next` (and `error`) from the solved stages.
 //!
-//! The unknowns are the bindings that read themselves and, when `next` appears on its own
-//! right side, `next`. The residual of unknown `j` reads the unknowns before it as
-//! [`Source::Stages`] (unknown `i`'s slot `s` at `i·dim + s`) and its own value as
-//! [`Source::Guess`]; only the bindings it needs are inlined, so each function evaluates
-//! the rate no more often than its formula does.
+//! The unknowns are the groups of bindings that read themselves or each other (a group
+//! of `w` stages is one unknown of `w` state-sized blocks, solved as one Newton system)
+//! and, when `next` appears on its own right side, `next`. The residual of unknown `j`
+//! reads the blocks solved before it as [`Source::Stages`] (block `i`'s slot `s` at
+//! `i·dim + s`) and its own blocks as [`Source::Guess`]; only the bindings it needs are
+//! inlined, so each function evaluates the rate no more often than its formula does.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -15,17 +16,18 @@ use physis_runtime::{SparsePattern, StageKind};
 
 use crate::error::IrError;
 use crate::ir::{Function, Source, ValueId};
-use crate::layout::Dynamics;
+use crate::layout::{Dynamics, Layout, Part};
 use crate::scheme::{Role, SExpr, SchemeDef};
 use crate::specialise::{NextIs, SVal, SchemeCtx, Specialised};
 use crate::step::SchemeFns;
 
-/// The functions of one implicit stage.
+/// The functions of one implicit stage, or of a group of stages that read each other.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageFns {
-    /// `k − (the stage's right side at k)` per part.
+    /// `k − (the stage's right side at k)` per part, block after block for a group.
     pub residual: Function,
-    /// `∂residual/∂k` row-major (scalar layouts up to [`crate::specialise::DENSE_JACOBIAN_MAX`]).
+    /// `∂residual/∂k` row-major (scalar layouts up to [`crate::specialise::DENSE_JACOBIAN_MAX`]
+    /// unknowns).
     pub jacobian: Option<Function>,
     /// `(∂residual/∂k)·seed` per part.
     pub jvp: Function,
@@ -33,14 +35,17 @@ pub struct StageFns {
     pub evals: u32,
     /// What the unknown is beside the state.
     pub kind: StageKind,
+    /// State-sized blocks of the unknown: the stages of the group.
+    pub width: u32,
 }
 
-/// Specialises a scheme whose stages read themselves.
+/// Specialises a scheme whose stages read themselves (or each other).
 pub(crate) fn specialise_staged(
     scheme: &SchemeDef,
     dynamics: &Dynamics,
 ) -> Result<Specialised, IrError> {
     let parts = dynamics.layout.parts.len();
+    let dim = dynamics.dim();
     let next_pos = scheme
         .bindings
         .iter()
@@ -49,54 +54,82 @@ pub(crate) fn specialise_staged(
             scheme: scheme.name.clone(),
             expected: "`next`",
         })?;
-    let mut unknowns = scheme.implicit_stages();
-    if scheme.is_implicit() && !unknowns.contains(&next_pos) {
-        unknowns.push(next_pos);
-        unknowns.sort_unstable();
+    let mut groups = scheme.implicit_groups();
+    if groups
+        .iter()
+        .flatten()
+        .any(|&u| scheme.bindings[u].role != Role::Local)
+    {
+        return Err(IrError::SchemeBindings {
+            scheme: scheme.name.clone(),
+            expected: "implicit stages that are intermediates, not outputs",
+        });
     }
-    let mut stages = Vec::with_capacity(unknowns.len());
-    for (j, &u) in unknowns.iter().enumerate() {
+    if scheme.is_implicit() {
+        groups.push(vec![next_pos]);
+        groups.sort_unstable_by_key(|g| g[0]);
+    }
+    // The first block of each group in the solved stages.
+    let firsts: Vec<usize> = groups
+        .iter()
+        .scan(0, |at, g| {
+            let first = *at;
+            *at += g.len();
+            Some(first)
+        })
+        .collect();
+    let mut stages = Vec::with_capacity(groups.len());
+    for (j, group) in groups.iter().enumerate() {
         let mut ctx = SchemeCtx::new(&scheme.name, dynamics);
-        let mut vars = solved_vars(&mut ctx, scheme, &unknowns[..j]);
-        let own = dynamics.layout.load(ctx.builder(), Source::Guess);
-        let next = if u == next_pos {
+        let mut vars = solved_vars(&mut ctx, scheme, &groups[..j], &firsts);
+        let mut owns = Vec::with_capacity(group.len());
+        for m in 0..group.len() {
+            owns.push(block(&dynamics.layout, m * dim).load(ctx.builder(), Source::Guess));
+        }
+        let next = if group[0] == next_pos {
             NextIs::Guess
         } else {
-            vars[u] = Some(SVal::State(own.clone()));
-            match unknowns[..j].iter().position(|&x| x == next_pos) {
-                Some(i) => NextIs::Solved(parts_of(ctx.solved_stage(i))),
+            for (&u, own) in group.iter().zip(&owns) {
+                vars[u] = Some(SVal::State(own.clone()));
+            }
+            match groups[..j].iter().position(|g| g[0] == next_pos) {
+                Some(i) => NextIs::Solved(parts_of(ctx.solved_stage(firsts[i]))),
                 None => NextIs::Unsolved,
             }
         };
         ctx.set_next(next);
-        let value = eval_lazily(&mut ctx, scheme, u, &mut vars)?;
-        let value = ctx.state(&value, parts, "an implicit stage")?;
-        let b = ctx.builder();
-        let res = own
-            .iter()
-            .zip(&value)
-            .map(|(g, v)| b.sub(*g, *v))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut res = Vec::with_capacity(group.len() * parts);
+        for (&u, own) in group.iter().zip(&owns) {
+            let value = eval_lazily(&mut ctx, scheme, u, &mut vars)?;
+            let value = ctx.state(&value, parts, "an implicit stage")?;
+            let b = ctx.builder();
+            for (g, v) in own.iter().zip(&value) {
+                res.push(b.sub(*g, *v)?);
+            }
+        }
         let evals = ctx.stages().evals;
         let residual = ctx
             .into_builder()
             .finish(&format!("stage{j}_residual"), &res)?;
-        let jvp = crate::derive::jvp(
-            &residual,
-            &dynamics.layout,
-            Source::Guess,
-            &format!("stage{j}_jvp"),
-        )?;
+        let wide = widened(&dynamics.layout, group.len(), dim);
+        let jvp = crate::derive::jvp(&residual, &wide, Source::Guess, &format!("stage{j}_jvp"))?;
         let jacobian = crate::derive::dense_jacobian(
             &residual,
-            &dynamics.layout,
+            &wide,
             Source::Guess,
             &format!("stage{j}_jacobian"),
         )?;
-        let kind = if u == next_pos {
-            StageKind::State
+        let kind_of = |u: usize| {
+            if u == next_pos {
+                StageKind::State
+            } else {
+                scheme.bindings[u].kind
+            }
+        };
+        let kind = if group.iter().all(|&u| kind_of(u) == kind_of(group[0])) {
+            kind_of(group[0])
         } else {
-            scheme.bindings[u].kind
+            StageKind::Other
         };
         stages.push(StageFns {
             residual,
@@ -104,10 +137,11 @@ pub(crate) fn specialise_staged(
             jvp,
             evals,
             kind,
+            width: group.len() as u32,
         });
     }
     let mut ctx = SchemeCtx::new(&scheme.name, dynamics);
-    let mut vars = solved_vars(&mut ctx, scheme, &unknowns);
+    let mut vars = solved_vars(&mut ctx, scheme, &groups, &firsts);
     let next_solved = vars[next_pos].clone().map(parts_of);
     ctx.set_next(next_solved.map_or(NextIs::Unsolved, NextIs::Solved));
     let next = match vars[next_pos].clone() {
@@ -133,11 +167,42 @@ pub(crate) fn specialise_staged(
     })
 }
 
-/// The bindings of the already solved unknowns, read from [`Source::Stages`].
-fn solved_vars(ctx: &mut SchemeCtx<'_>, scheme: &SchemeDef, solved: &[usize]) -> Vec<Option<SVal>> {
+/// The layout shifted by `shift` slots: one block of a group's unknown.
+fn block(layout: &Layout, shift: usize) -> Layout {
+    Layout {
+        parts: layout
+            .parts
+            .iter()
+            .map(|p| Part {
+                offset: p.offset + shift as u32,
+                ..*p
+            })
+            .collect(),
+    }
+}
+
+/// `width` copies of the layout end to end: the unknown of a group of stages.
+fn widened(layout: &Layout, width: usize, dim: usize) -> Layout {
+    Layout {
+        parts: (0..width)
+            .flat_map(|m| block(layout, m * dim).parts)
+            .collect(),
+    }
+}
+
+/// The bindings of the already solved groups, read from [`Source::Stages`] (group `i`'s
+/// member `m` at block `firsts[i] + m`).
+fn solved_vars(
+    ctx: &mut SchemeCtx<'_>,
+    scheme: &SchemeDef,
+    solved: &[Vec<usize>],
+    firsts: &[usize],
+) -> Vec<Option<SVal>> {
     let mut vars = vec![None; scheme.bindings.len()];
-    for (i, &u) in solved.iter().enumerate() {
-        vars[u] = Some(ctx.solved_stage(i));
+    for (g, &first) in solved.iter().zip(firsts) {
+        for (m, &u) in g.iter().enumerate() {
+            vars[u] = Some(ctx.solved_stage(first + m));
+        }
     }
     vars
 }
@@ -189,14 +254,15 @@ fn needs(e: &SExpr, scheme: &SchemeDef, vars: &[Option<SVal>], out: &mut BTreeSe
     }
 }
 
-/// The union of the stages' sparse Jacobian patterns, when every stage has one (fields on
-/// grids): one Newton serves every stage.
+/// The union of the state-sized stages' sparse Jacobian patterns, when every one has one
+/// (fields on grids): one Newton serves them all (a group of stages that read each other
+/// has a dense Newton of its own).
 pub(crate) fn union_pattern(
     stages: &[StageFns],
     dim: usize,
 ) -> Result<Option<Arc<SparsePattern>>, IrError> {
     let mut rows: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); dim];
-    for st in stages {
+    for st in stages.iter().filter(|s| s.width == 1) {
         let Some(p) = crate::sparsity::jacobian_pattern(&st.residual, Source::Guess, dim)? else {
             return Ok(None);
         };

@@ -45,7 +45,7 @@ fn prothero_error(scheme: &str, steps: u32) -> f64 {
 #[test]
 #[allow(clippy::print_stderr)] // the measured orders are the figures reported
 fn user_written_sdirk_schemes_measure_their_orders() {
-    for (scheme, order) in [("sdirk2", 2.0), ("sdirk3", 3.0)] {
+    for (scheme, order) in [("sdirk2", 2.0), ("sdirk3", 3.0), ("radauIIA", 5.0)] {
         let e: Vec<f64> = [8, 16, 32]
             .iter()
             .map(|&n| prothero_error(scheme, n))
@@ -139,5 +139,85 @@ fn esdirk43_meets_the_van_der_pol_reference_at_mu_1000() {
         (end[1] - reference[1]).abs() / reference[1].abs(),
     ];
     eprintln!("van der pol: {end:?} in {steps} steps; relative errors {err:?}");
+    assert!(err.iter().all(|e| *e < 1e-4), "{end:?}");
+}
+
+/// `|y(1) − (cos 1 + e^λ)|` of Prothero–Robinson under the built-in `radau5` held to steps
+/// of exactly `1/steps` (a first and largest step of that size, a tolerance its error
+/// estimate stays below): the problem is linear, so Newton is exact whatever its tolerance.
+fn radau5_prothero_error(steps: u32) -> f64 {
+    let h = 1.0 / f64::from(steps);
+    let text = fill(
+        SDIRK,
+        &[("SCHEME", "radau5"), ("step STEP", "tolerance 1e-2")],
+    );
+    let options = RunOptions {
+        step: Some(h),
+        max_step: Some(h),
+        ..RunOptions::default()
+    };
+    let out = run_text(&text, None, &options).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.end.reason.kind,
+        ReasonKind::When,
+        "{:?}",
+        out.end.reason
+    );
+    assert_eq!(out.end.stats.steps, u64::from(steps), "not held to h = {h}");
+    assert_eq!(out.end.stats.rejections, 0, "a step was rejected");
+    (out.end.observe[0] - (1f64.cos() + (-2f64).exp())).abs()
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the measured orders are the figures reported
+fn radau5_measures_order_five_on_a_closed_form() {
+    let e: Vec<f64> = [4, 8, 16]
+        .iter()
+        .map(|&n| radau5_prothero_error(n))
+        .collect();
+    let measured = [(e[0] / e[1]).log2(), (e[1] / e[2]).log2()];
+    eprintln!("radau5 on Prothero–Robinson: errors {e:?}, orders {measured:.3?}");
+    assert!(
+        measured.iter().all(|p| (p - 5.0).abs() < 0.3),
+        "measured {measured:?}"
+    );
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the figures reported
+fn radau5_meets_the_robertson_reference_at_1e11_seconds() {
+    let reference = [
+        2.083340149700341e-08,
+        8.333360770330962e-14,
+        0.9999999791665161,
+    ];
+    let text = fill(ROBERTSON, &[("SCHEME", "radau5"), ("TOL", "1e-13")]);
+    let (end, steps) = end_state(&text);
+    let rel = |i: usize| ((end[i] - reference[i]) / reference[i]).abs();
+    eprintln!(
+        "radau5 robertson: {end:?} in {steps} steps; relative errors y1 {:.2e}, y3 {:.2e}, \
+         absolute y2 {:.2e}",
+        rel(0),
+        rel(2),
+        (end[1] - reference[1]).abs()
+    );
+    assert!(rel(0) < 1e-4 && rel(2) < 1e-4, "{end:?}");
+    assert!(
+        (end[1] - reference[1]).abs() < 1e-4 * reference[0],
+        "{end:?}"
+    );
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the figures reported
+fn radau5_meets_the_van_der_pol_reference_at_mu_1000() {
+    let reference = [-1.5106069367598358, 0.001178380000699393];
+    let text = fill(VAN_DER_POL, &[("SCHEME", "radau5"), ("TOL", "1e-8")]);
+    let (end, steps) = end_state(&text);
+    let err = [
+        (end[0] - reference[0]).abs() / reference[0].abs(),
+        (end[1] - reference[1]).abs() / reference[1].abs(),
+    ];
+    eprintln!("radau5 van der pol: {end:?} in {steps} steps; relative errors {err:?}");
     assert!(err.iter().all(|e| *e < 1e-4), "{end:?}");
 }

@@ -218,13 +218,29 @@ fn validate(info: &ModelInfo) -> Result<(), RunError> {
             combination: "implicit and stochastic",
         });
     }
+    if sch.implicit_stages.iter().any(|s| s.width == 0) {
+        return Err(bad_model(info, "an implicit stage spans no state".into()));
+    }
+    let widest = sch
+        .implicit_stages
+        .iter()
+        .map(|s| s.width)
+        .max()
+        .unwrap_or(1);
+    if widest > 1 && widest as usize * info.dim > stages::COUPLED_MAX {
+        return Err(RunError::Unsupported {
+            scheme: sch.name.clone(),
+            combination: "stages that read each other on a state this large (their dense \
+                          Newton would exceed 2,048 unknowns)",
+        });
+    }
     Ok(())
 }
 
 /// Room for the stages of a scheme solved stage by stage.
 fn staged(info: &ModelInfo) -> Option<Stages> {
-    let count = info.scheme.implicit_stages.len();
-    (count > 0).then(|| Stages::new(count, info.dim))
+    let st = &info.scheme.implicit_stages;
+    (!st.is_empty()).then(|| Stages::new(st, info.dim))
 }
 
 /// The stops whose every atom reads only `t`, by index.

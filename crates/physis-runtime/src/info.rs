@@ -154,7 +154,8 @@ pub struct SchemeInfo {
     /// step are then read from it instead of the cubic Hermite interpolant alone.
     pub dense: bool,
     /// The unknowns an implicit scheme with implicit stages solves one after another
-    /// (stages that read themselves, then `next` if it does), in order; empty for every
+    /// (stages that read themselves or each other, then `next` if it does), in order; a
+    /// group of stages that read each other is one unknown ([`StageInfo::width`]); empty for every
     /// other scheme. The driver solves each by Newton through [`crate::Model::stage_residual`]
     /// and then calls [`crate::Model::stage_finish`]; `stages` then counts the rate
     /// evaluations of `stage_finish`.
@@ -168,6 +169,10 @@ pub struct StageInfo {
     pub kind: StageKind,
     /// Rate evaluations made by one call of its residual.
     pub residual_evals: u32,
+    /// State-sized blocks the unknown spans: 1 for a stage that reads only itself, `s` for
+    /// `s` stages that read each other (Radau IIA's three), solved as one Newton system
+    /// of `s·dim` unknowns.
+    pub width: u32,
 }
 
 /// The dimension of an implicit stage relative to the state.

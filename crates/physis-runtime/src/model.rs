@@ -151,7 +151,8 @@ pub trait Model {
     }
 
     /// Residual of implicit stage `stage` ([`crate::SchemeInfo::implicit_stages`]) at the
-    /// unknown `k`, given the stages solved before it in `solved` (stage `j` at
+    /// unknown `k` (`width·dim` slots: one block per stage of a group that reads each
+    /// other), given the blocks solved before it in `solved` (block `j` at
     /// `j·dim..(j+1)·dim`). The default writes zeros.
     fn stage_residual(
         &mut self,

@@ -70,9 +70,15 @@ pub(crate) enum Scale<'a> {
 }
 
 impl Scale<'_> {
-    /// The weight of slot `i` at iterate value `x`, for tolerance `tol`.
+    /// The weight of slot `i` at iterate value `x`, for tolerance `tol`. An unknown of
+    /// several state-sized blocks (stages that read each other) weighs each block as the
+    /// state: slot `i` is state slot `i mod n`.
     #[inline]
     fn weight(&self, i: usize, x: f64, tol: f64) -> f64 {
+        let i = match *self {
+            Scale::Own => i,
+            Scale::Rate { y, .. } | Scale::Weighted { y, .. } => i % y.len().max(1),
+        };
         match *self {
             Scale::Own => tol * (1.0 + x.abs()),
             Scale::Rate { y, h } => tol * (1.0 + y[i].abs()) / h,

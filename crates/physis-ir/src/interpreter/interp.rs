@@ -73,12 +73,19 @@ enum SchemeProgs {
     },
 }
 
+/// The most blocks any unknown of a staged scheme spans.
+fn widest(stages: &[crate::staged::StageFns]) -> usize {
+    stages.iter().map(|s| s.width as usize).max().unwrap_or(1)
+}
+
 /// One implicit stage's residual and Jacobians.
 #[derive(Clone, Debug)]
 struct StageProgs {
     residual: Prog,
     jacobian: Option<Prog>,
     jvp: Prog,
+    /// State-sized blocks of the unknown.
+    width: usize,
 }
 
 /// An [`IrModel`] run by the tape interpreter, with its parameters bound.
@@ -179,13 +186,14 @@ impl TapeModel {
                             residual: prog(&s.residual)?,
                             jacobian: s.jacobian.as_ref().map(prog).transpose()?,
                             jvp: prog(&s.jvp)?,
+                            width: s.width as usize,
                         })
                     })
                     .collect::<Result<_, IrError>>()?,
                 finish: prog(finish)?,
                 adaptive: *adaptive,
-                seed: vec![0.0; model.dynamics.dim()],
-                col: vec![0.0; model.dynamics.dim()],
+                seed: vec![0.0; widest(stages) * model.dynamics.dim()],
+                col: vec![0.0; widest(stages) * model.dynamics.dim()],
             },
         };
         let initial = prog(&model.initial)?;
@@ -478,7 +486,6 @@ impl Model for TapeModel {
             stages: solved,
             ..step_inputs(&self.params, args, k)
         };
-        let n = self.dim;
         let SchemeProgs::Staged {
             stages, seed, col, ..
         } = &mut self.scheme
@@ -488,9 +495,12 @@ impl Model for TapeModel {
         let Some(st) = stages.get_mut(stage) else {
             return false;
         };
-        if jac.n() != n {
+        // A group of stages that read each other spans `width` blocks.
+        let n = st.width * self.dim;
+        if jac.n() != n || seed.len() < n || col.len() < n {
             return false;
         }
+        let (seed, col) = (&mut seed[..n], &mut col[..n]);
         if let Some(j) = &mut st.jacobian {
             j.run(&inp);
             j.write(0, jac.as_mut_slice());
@@ -529,9 +539,10 @@ impl Model for TapeModel {
         let Some(st) = stages.get_mut(stage) else {
             return false;
         };
-        if jac.n() != self.dim {
+        if jac.n() != self.dim || st.width != 1 {
             return false;
         }
+        let (seed, col) = (&mut seed[..self.dim], &mut col[..self.dim]);
         jac.fill_by_colours(seed, col, |s, out| {
             st.jvp.run(&Inputs { seed: s, ..inp });
             st.jvp.write(0, out);

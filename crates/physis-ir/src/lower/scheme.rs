@@ -33,10 +33,19 @@ pub fn scheme_def(s: &CheckedScheme) -> Result<SchemeDef, LowerError> {
     def.stable = s.stable;
     def.order = s.adaptive;
     let mut bound: Vec<Option<usize>> = vec![None; s.locals.len()];
+    // Where each local is bound: a stage may read a later one of its group (stages that
+    // read each other, which the checker has allowed).
+    let mut at: Vec<Option<usize>> = vec![None; s.locals.len()];
+    for (pos, step) in s.body.iter().enumerate() {
+        if let Some(slot) = at.get_mut(step.target.0) {
+            *slot = Some(pos);
+        }
+    }
     for (pos, step) in s.body.iter().enumerate() {
         let cx = Cx {
             scheme: s,
             bound: &bound,
+            at: &at,
             next: out.next,
             current: (step.target, pos),
         };
@@ -103,6 +112,8 @@ fn check_radius(s: &CheckedScheme, def: &mut SchemeDef) -> Result<(), LowerError
 struct Cx<'a> {
     scheme: &'a CheckedScheme,
     bound: &'a [Option<usize>],
+    /// Position of every local's binding.
+    at: &'a [Option<usize>],
     next: Option<LocalId>,
     /// The binding being lowered and its position: reading itself makes it implicit.
     current: (LocalId, usize),
@@ -126,6 +137,13 @@ impl Cx<'_> {
                 Some(pos) => SExpr::Var(pos),
                 None if Some(*id) == self.next => SExpr::Next,
                 None if *id == self.current.0 => SExpr::Var(self.current.1),
+                None if Some(*id) != self.scheme.outputs.error
+                    && Some(*id) != self.scheme.outputs.next_x
+                    && Some(*id) != self.scheme.outputs.next_v
+                    && self.at.get(id.0).copied().flatten().is_some() =>
+                {
+                    SExpr::Var(self.at[id.0].unwrap_or_default())
+                }
                 None => {
                     return Err(LowerError::NotYetSupported {
                         feature: "a scheme output other than `next` read before its binding",

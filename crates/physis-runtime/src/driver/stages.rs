@@ -1,7 +1,8 @@
 //! A scheme with implicit stages: each stage that reads itself is solved by Newton in turn
 //! (simplified Newton: the first stage's factorisation is reused by the later stages of
 //! the same step while it still converges), then the model computes `next` and `error`
-//! from the solved stages.
+//! from the solved stages. Stages that read each other (Radau IIA's) are one unknown of
+//! `width` blocks, solved together by a dense Newton of their own size, kept per width.
 
 use crate::info::{StageInfo, StageKind};
 use crate::matrix::DenseMatrix;
@@ -32,21 +33,43 @@ impl<M: Model + ?Sized> System for Stage<'_, '_, M> {
     }
 }
 
+/// Largest Newton system of stages that read each other (`width·dim`): their matrix is
+/// dense, so a grid's state is refused before the run rather than factorised.
+pub(crate) const COUPLED_MAX: usize = 2048;
+
 /// The solved stages of the current step, one state-sized block each.
 #[derive(Debug)]
 pub(crate) struct Stages {
-    /// Stage `j` at `j·n..(j+1)·n`.
+    /// Block `j` at `j·n..(j+1)·n` (a group of `w` stages spans `w` blocks).
     pub solved: Vec<f64>,
     n: usize,
+    /// The Newton of each width above one, by width: the group's own Jacobian and
+    /// factorisation, kept across steps as the state-sized one is.
+    wide: Vec<(u32, Newton)>,
 }
 
 impl Stages {
-    /// Room for `count` stages of a state of `n` slots.
-    pub fn new(count: usize, n: usize) -> Self {
-        Self {
-            solved: vec![0.0; count * n],
-            n,
+    /// Room for the unknowns `stages` of a state of `n` slots.
+    pub fn new(stages: &[StageInfo], n: usize) -> Self {
+        let blocks: usize = stages.iter().map(|s| s.width as usize).sum();
+        let mut wide: Vec<(u32, Newton)> = Vec::new();
+        for s in stages {
+            if s.width > 1 && !wide.iter().any(|(w, _)| *w == s.width) {
+                wide.push((s.width, Newton::new(s.width as usize * n)));
+            }
         }
+        Self {
+            solved: vec![0.0; blocks * n],
+            n,
+            wide,
+        }
+    }
+
+    /// Jacobians and factorisations of the wide Newtons, for the run's statistics.
+    pub fn counts(&self) -> (u64, u64) {
+        self.wide.iter().fold((0, 0), |(j, f), (_, nw)| {
+            (j + nw.jacobians, f + nw.factorisations)
+        })
     }
 
     /// Solves every stage of the step `args` in order. False when one does not converge
@@ -63,21 +86,36 @@ impl Stages {
         evals: &mut u64,
     ) -> bool {
         let n = self.n;
+        let mut at = 0;
         for (j, st) in stages.iter().enumerate() {
-            let (done, rest) = self.solved.split_at_mut(j * n);
-            let Some(k) = rest.get_mut(..n) else {
+            let w = st.width as usize;
+            let (done, rest) = self.solved.split_at_mut(at);
+            at += w * n;
+            let Some(k) = rest.get_mut(..w * n) else {
                 return false;
             };
             // The safeguarded predictor: the last solved stage of the same kind (an SDIRK's
-            // stages are rates at nearby times), else what the stage is at h = 0.
-            let prev = (0..j).rev().find(|&i| stages[i].kind == st.kind);
-            let base = |k: &mut [f64]| match st.kind {
-                StageKind::State => k.copy_from_slice(args.y),
-                StageKind::Rate => k.copy_from_slice(args.f0),
-                _ => k.fill(0.0),
+            // stages are rates at nearby times), else what the stage is at h = 0; a group
+            // starts each of its blocks from the latter.
+            let prev = (0..j)
+                .rev()
+                .find(|&i| stages[i].kind == st.kind && stages[i].width == 1)
+                .filter(|_| w == 1)
+                .map(|i| {
+                    let off: usize = stages[..i].iter().map(|s| s.width as usize).sum();
+                    off * n
+                });
+            let base = |k: &mut [f64]| {
+                for b in k.chunks_mut(n.max(1)) {
+                    match st.kind {
+                        StageKind::State => b.copy_from_slice(args.y),
+                        StageKind::Rate => b.copy_from_slice(args.f0),
+                        _ => b.fill(0.0),
+                    }
+                }
             };
             match prev {
-                Some(i) => k.copy_from_slice(&done[i * n..(i + 1) * n]),
+                Some(o) => k.copy_from_slice(&done[o..o + n]),
                 None => base(k),
             }
             let scale = match (st.kind, atol) {
@@ -98,6 +136,10 @@ impl Stages {
                 _ => Scale::Own,
             };
             let per = u64::from(st.residual_evals);
+            let newton = match self.wide.iter_mut().find(|(x, _)| *x == st.width) {
+                Some((_, wide)) => wide,
+                None => &mut *newton,
+            };
             let mut sys = Stage {
                 model: &mut *model,
                 args,

@@ -1,6 +1,7 @@
 //! One accepted step: choosing `h`, attempting (explicit step or Newton), step control,
 //! then locating clauses on the step's interpolant, recording, and firing events.
 
+use super::stages::Stages;
 use super::{Simulation, Src, finite};
 use crate::control::{MAX_GROWTH, MAX_REJECTIONS, error_norm, step_factor};
 use crate::error::RunError;
@@ -151,8 +152,9 @@ impl<M: Model> Simulation<M> {
             }
             let ok = matches!(self.attempt(t, h), Attempt::Done);
             if let Some(newton) = &self.newton {
-                self.stats.jacobians = newton.jacobians;
-                self.stats.factorisations = newton.factorisations;
+                let (j, f) = self.stages.as_ref().map_or((0, 0), Stages::counts);
+                self.stats.jacobians = newton.jacobians + j;
+                self.stats.factorisations = newton.factorisations + f;
             }
             if ok && !adaptive {
                 break;
