@@ -57,9 +57,7 @@ pub(crate) struct History {
 /// `R(k, ρ)`: row `i` column `j` is `Πᵣ₌₁ⁱ (r − 1 − ρj)/r` (row 0 all ones).
 fn r_matrix(k: usize, rho: f64, out: &mut [f64]) {
     let m = k + 1;
-    for j in 0..m {
-        out[j] = 1.0;
-    }
+    out[..m].fill(1.0);
     for i in 1..m {
         for j in 0..m {
             let step = if j == 0 {
@@ -170,10 +168,11 @@ impl History {
     pub fn accept(&mut self, t: f64, y: &[f64], d: &[f64]) {
         let (k, n) = (self.order, self.n);
         // D_{k+2} = d − D_{k+1}, D_{k+1} = d, then Dᵢ += Dᵢ₊₁ downwards.
-        for i in 0..n {
-            let old = self.d[(k + 1) * n + i];
-            self.d[(k + 2) * n + i] = d[i] - old;
-            self.d[(k + 1) * n + i] = d[i];
+        let (lo, hi) = self.d.split_at_mut((k + 2) * n);
+        let (last, next) = (&mut lo[(k + 1) * n..], &mut hi[..n]);
+        for ((l, x), di) in last.iter_mut().zip(next.iter_mut()).zip(d) {
+            *x = di - *l;
+            *l = *di;
         }
         for j in (0..=k).rev() {
             let (lo, hi) = self.d.split_at_mut((j + 1) * n);
