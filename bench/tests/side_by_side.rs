@@ -57,5 +57,18 @@ fn quick_run_gives_every_table_with_errors_near_the_references() {
                 assert!(err(t, name) < 0.1, "{}: {name}", t.title);
             }
         }
+        // The built-in BDF: a run that finishes is near the reference; Van der Pol and heat
+        // (tables 4 and 6) must finish. Robertson and HIRES without `abs` end at t = 0 (states
+        // starting at exactly zero have no scale yet; docs/performance.md).
+        for name in ["ours, generated bdf", "ours, interpreter bdf"] {
+            if !row(t, name)[2].starts_with("failed") {
+                assert!(err(t, name) < 0.1, "{}: {name}", t.title);
+            }
+        }
+    }
+    for t in [&tables[4], &tables[6]] {
+        for name in ["ours, generated bdf", "ours, interpreter bdf"] {
+            assert!(err(t, name) < 0.1, "{}: {name}", t.title);
+        }
     }
 }

@@ -212,6 +212,25 @@ impl Stiff {
         }
     }
 
+    /// The same problem integrated by the built-in `bdf`.
+    fn bdf_model(self) -> &'static str {
+        match self {
+            Stiff::Robertson => "RobertsonBdf",
+            Stiff::VanDerPol => "VanDerPolBdf",
+            Stiff::Hires => "HiresBdf",
+            Stiff::Heat => "HeatBdf",
+        }
+    }
+
+    fn generated_bdf(self, opts: &physis_runtime::RunOptions) -> Outcome {
+        match self {
+            Stiff::Robertson => ours::run(generated::RobertsonBdf::new(), opts, false),
+            Stiff::VanDerPol => ours::run(generated::VanDerPolBdf::new(), opts, false),
+            Stiff::Hires => ours::run(generated::HiresBdf::new(), opts, false),
+            Stiff::Heat => ours::run(generated::HeatBdf::new(), opts, true),
+        }
+    }
+
     fn generated(self, opts: &physis_runtime::RunOptions) -> Outcome {
         match self {
             Stiff::Robertson => ours::run(generated::Robertson::new(), opts, false),
@@ -255,6 +274,7 @@ fn stiff(
     scipy_rows: Option<&Result<Vec<scipy::Row>, scipy::ScipyError>>,
 ) -> Result<Table, ours::LoadError> {
     let tape = ours::interpreter(ours::STIFF_SRC, problem.model())?;
+    let tape_bdf = ours::interpreter(ours::STIFF_SRC, problem.bdf_model())?;
     let reference = problem.reference(refs);
     let mut rows: Vec<(f64, Timed)> = Vec::new();
     for &tol in &cfg.tolerances {
@@ -264,6 +284,10 @@ fn stiff(
                 Contender::new("ours, generated esdirk43", || problem.generated(&opts)),
                 Contender::new("ours, interpreter esdirk43", || {
                     ours::run(tape.clone(), &opts, problem == Stiff::Heat)
+                }),
+                Contender::new("ours, generated bdf", || problem.generated_bdf(&opts)),
+                Contender::new("ours, interpreter bdf", || {
+                    ours::run(tape_bdf.clone(), &opts, problem == Stiff::Heat)
                 }),
                 Contender::new(Method::Bdf.label(), || problem.diffsol(Method::Bdf, tol)),
                 Contender::new(Method::Esdirk34.label(), || {

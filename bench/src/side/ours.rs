@@ -8,7 +8,8 @@ use physis_runtime::{Model, ReasonKind, RunOptions, Sample, SampleKind, SampleSi
 use super::anchors::Outcome;
 
 /// The generated models (`LotkaVolterra`, `BouncingBall`, `Robertson`, `VanDerPol`, `Hires`,
-/// `HeatCn`; `HeatEsdirk` is skipped by the generator).
+/// `HeatCn`, and the `…Bdf` twins of the stiff ones; `HeatEsdirk` is skipped by the
+/// generator).
 #[allow(missing_docs, dead_code, clippy::all, clippy::pedantic)]
 pub mod generated {
     include!(concat!(env!("OUT_DIR"), "/side.rs"));

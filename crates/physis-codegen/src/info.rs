@@ -30,6 +30,7 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
         (&sc.name, sc.order, sc.adaptive, sc.implicit, sc.stochastic);
     let radius = opt_f64(sc.stability_radius);
     let (stages, residual_evals, fsal, dense) = (sc.stages, sc.residual_evals, sc.fsal, sc.dense);
+    let bdf = sc.bdf;
     let implicit_stages = sc
         .implicit_stages
         .iter()
@@ -106,6 +107,7 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
                 fsal: #fsal,
                 dense: #dense,
                 implicit_stages: vec![#(#implicit_stages),*],
+                bdf: #bdf,
             },
             settings: #rt::Settings {
                 t0: #t0,

@@ -299,6 +299,7 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
         fsal,
         dense,
         implicit_stages,
+        bdf: scheme.bdf,
     };
     let jacobian_pattern = match &sp.fns {
         SchemeFns::Implicit { residual, .. } if dim > crate::specialise::DENSE_JACOBIAN_MAX => {

@@ -1,6 +1,7 @@
 //! The built-in schemes of `Physis.Schemes` as [`SchemeDef`]s, lowered from the prelude's
-//! text (`physis_check::prelude`, the one place a built-in scheme is written), and the one
-//! fact that text cannot state: the continuous extension of `rk45`.
+//! text (`physis_check::prelude`, the one place a built-in scheme is written), and the two
+//! facts that text cannot state: the continuous extension of `rk45`, and that `bdf` is
+//! stepped by the runtime's variable-order BDF.
 
 use crate::scheme::{SExpr, SchemeDef};
 
@@ -73,4 +74,15 @@ pub fn continuous_extension(def: &SchemeDef) -> Option<SExpr> {
         })
         .collect::<Option<Vec<_>>>()?;
     Some(dormand_prince_dense(&ks))
+}
+
+/// The name of the built-in variable-order BDF in the prelude.
+pub const BDF: &str = "bdf";
+
+/// True for the built-in `bdf` (a built-in scheme lowered from the prelude's text, see
+/// [`SchemeDef::bdf`]): its text is backward Euler, the implicit solve every BDF step makes,
+/// and its history (orders 1–5, the step and order control, dense output) is run state the
+/// runtime keeps (`physis_runtime`'s `driver/bdf.rs`), which a scheme's text cannot hold.
+pub fn is_bdf(def: &SchemeDef) -> bool {
+    def.name == BDF
 }

@@ -182,6 +182,10 @@ pub struct SchemeDef {
     /// carry one (Dormand–Prince's free fourth-order interpolant); the language has no
     /// syntax for it, so a scheme of the user's own is interpolated by Hermite alone.
     pub dense: Option<SExpr>,
+    /// True for the built-in `bdf`: the runtime's variable-order BDF steps it, solving
+    /// each step through this text (backward Euler) at the base and step its history sets
+    /// (see [`crate::prelude::is_bdf`]).
+    pub bdf: bool,
 }
 
 impl SchemeDef {
@@ -193,6 +197,7 @@ impl SchemeDef {
             order: None,
             bindings: Vec::new(),
             dense: None,
+            bdf: false,
         }
     }
 

@@ -78,6 +78,7 @@ fn scheme(name: &str, stochastic: bool, stages: u32, radius: Option<f64>) -> Sch
         fsal: false,
         dense: false,
         implicit_stages: Vec::new(),
+        bdf: false,
     }
 }
 

@@ -161,6 +161,7 @@ fn lv() -> Lv {
             fsal: true,
             dense: false,
             implicit_stages: Vec::new(),
+            bdf: false,
         },
         settings: Settings {
             tolerance: 1e-8,

@@ -5,6 +5,7 @@
 //! run ([`Simulation::run`]) and a pull-based stream ([`crate::Samples`]). Buffers are
 //! allocated once in [`Simulation::new`]; a step allocates nothing.
 
+mod bdf;
 mod land;
 mod lockstep;
 mod stages;
@@ -26,6 +27,7 @@ use crate::options::{DEFAULT_LIMIT, RunOptions};
 use crate::reason::{Cause, Reason, ReasonKind};
 use crate::sample::{RunEnd, Sample, SampleKind, SampleSink, Stats};
 use crate::tolerance::Tolerances;
+use bdf::Bdf;
 use stages::Stages;
 use stiffness::Watch;
 
@@ -116,6 +118,8 @@ pub struct Simulation<M: Model> {
     watch: Option<Watch>,
     /// The solved stages of a scheme with implicit stages.
     stages: Option<Stages>,
+    /// The history of the built-in BDF.
+    bdf: Option<Bdf>,
     noise: Noise,
     stats: Stats,
 }
@@ -210,6 +214,12 @@ fn validate(info: &ModelInfo) -> Result<(), RunError> {
         return Err(bad_model(
             info,
             "a scheme with implicit stages must be implicit".into(),
+        ));
+    }
+    if sch.bdf && !(sch.implicit && sch.adaptive) {
+        return Err(bad_model(
+            info,
+            "the built-in BDF must be implicit and adaptive".into(),
         ));
     }
     if sch.implicit && sch.stochastic {
@@ -324,6 +334,7 @@ impl<M: Model> Simulation<M> {
             tolerances: Tolerances::new(&info, cfg.tolerance),
             watch: watch(&info, &cfg),
             stages: staged(&info),
+            bdf: info.scheme.bdf.then(|| Bdf::new(n)),
             noise: Noise::new(cfg.seed, cfg.stream),
             dw: vec![0.0; info.noises],
             margins: vec![0.0; info.atoms.len()],
@@ -343,7 +354,11 @@ impl<M: Model> Simulation<M> {
             fnew: z(),
             err: z(),
             free: info.free_slots(),
-            q: if info.scheme.dense { z() } else { Vec::new() },
+            q: if info.scheme.dense || info.scheme.bdf {
+                z()
+            } else {
+                Vec::new()
+            },
             ytmp: z(),
             dtmp: z(),
             pre: z(),
@@ -407,6 +422,7 @@ impl<M: Model> Simulation<M> {
             tolerances,
             watch: own_watch,
             stages,
+            bdf,
             noise,
             stats,
         } = self;
@@ -443,6 +459,7 @@ impl<M: Model> Simulation<M> {
             (_, fresh) => *own_watch = fresh,
         }
         *stages = staged(&info);
+        *bdf = info.scheme.bdf.then(|| Bdf::new(info.dim));
         *noise = Noise::new(cfg.seed, cfg.stream);
         *obs0_set = false;
         *h = step.unwrap_or(0.0);

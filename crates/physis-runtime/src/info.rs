@@ -160,6 +160,11 @@ pub struct SchemeInfo {
     /// and then calls [`crate::Model::stage_finish`]; `stages` then counts the rate
     /// evaluations of `stage_finish`.
     pub implicit_stages: Vec<StageInfo>,
+    /// True for the built-in variable-order BDF (`bdf` in the prelude): the driver keeps
+    /// its history and steps it itself, solving each step through [`crate::Model::residual`]
+    /// (the scheme's text, backward Euler, at a base and step the history sets) and
+    /// writing its dense output; [`crate::Model::implicit_error`] is not called.
+    pub bdf: bool,
 }
 
 /// One unknown of a scheme solved stage by stage.

@@ -53,6 +53,7 @@
 //! [`EnsembleResult`] holds every member's end and mean, standard deviation and quantiles
 //! of the final values and, on a shared sample grid, of every observe over time.
 
+mod bdf;
 mod control;
 mod driver;
 mod ensemble;

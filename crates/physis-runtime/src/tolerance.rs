@@ -133,6 +133,7 @@ mod tests {
                 fsal: true,
                 dense: false,
                 implicit_stages: Vec::new(),
+                bdf: false,
             },
             settings: Settings {
                 absolute,

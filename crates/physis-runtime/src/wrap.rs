@@ -260,6 +260,7 @@ mod tests {
                 fsal: false,
                 dense: false,
                 implicit_stages: Vec::new(),
+                bdf: false,
             },
             settings: Settings::default(),
             integrate: None,

@@ -466,6 +466,7 @@ fn model_info(
             fsal: false,
             dense: false,
             implicit_stages: Vec::new(),
+            bdf: false,
         },
         settings: Settings {
             t0: 0.0,

@@ -71,6 +71,7 @@ pub fn scheme_def(s: &CheckedScheme) -> Result<SchemeDef, LowerError> {
     check_radius(s, &mut def)?;
     if s.builtin {
         def.dense = crate::prelude::continuous_extension(&def);
+        def.bdf = crate::prelude::is_bdf(&def);
     }
     Ok(def)
 }

@@ -55,6 +55,7 @@ pub fn info(
             fsal: false,
             dense: false,
             implicit_stages: Vec::new(),
+            bdf: false,
         },
         settings: Settings {
             tolerance,

@@ -120,6 +120,9 @@ impl<M: Model> Simulation<M> {
         if let Some(r) = self.stability_along() {
             return self.finish(sink, r, t, Src::Current);
         }
+        if self.bdf.is_some() {
+            return self.take_bdf_step(sink, t);
+        }
         let adaptive = self.info.scheme.adaptive;
         // Fixed: aim at the next grid point t0 + k·h clearly past t.
         let mut target = None;
@@ -209,7 +212,7 @@ impl<M: Model> Simulation<M> {
 
     /// Locates clauses in `[t, tb]`, records samples up to the first one, then stops,
     /// fires events or moves to `tb`.
-    fn after_step(
+    pub(super) fn after_step(
         &mut self,
         sink: &mut dyn SampleSink,
         t: f64,
@@ -246,7 +249,7 @@ impl<M: Model> Simulation<M> {
                 fa: f,
                 yb: ynew,
                 fb: fnew,
-                q: info.scheme.dense.then_some(&q[..]),
+                q: (!q.is_empty()).then_some(&q[..]),
             };
             locator.scan(model, info, &seg, margins, dense, &mut stats.evaluations)
         };
@@ -353,7 +356,6 @@ impl<M: Model> Simulation<M> {
             ytmp,
             dtmp,
             stats,
-            info,
             ..
         } = self;
         let seg = Segment {
@@ -363,7 +365,7 @@ impl<M: Model> Simulation<M> {
             fa: f,
             yb: ynew,
             fb: fnew,
-            q: info.scheme.dense.then_some(&q[..]),
+            q: (!q.is_empty()).then_some(&q[..]),
         };
         seg.state(tau, ytmp);
         if rate && tau != tb {
@@ -494,6 +496,7 @@ mod tests {
                     fsal: false,
                     dense: false,
                     implicit_stages: Vec::new(),
+                    bdf: false,
                 },
                 settings: Settings {
                     step: Some(0.01),

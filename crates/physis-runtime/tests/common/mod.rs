@@ -38,6 +38,7 @@ pub fn scheme_info(s: Scheme) -> SchemeInfo {
         fsal: false,
         dense: false,
         implicit_stages: Vec::new(),
+        bdf: false,
     };
     match s {
         Scheme::Euler => SchemeInfo {
