@@ -16,6 +16,7 @@ pub mod constants;
 pub mod eval;
 pub mod expr;
 mod infer;
+mod jacobian_use;
 pub mod model;
 pub mod prelude;
 mod rules;

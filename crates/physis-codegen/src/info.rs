@@ -39,8 +39,8 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
                 physis_runtime::StageKind::Rate => quote!(Rate),
                 _ => quote!(Other),
             };
-            let evals = s.residual_evals;
-            quote!(#rt::StageInfo { kind: #rt::StageKind::#kind, residual_evals: #evals })
+            let (evals, affine) = (s.residual_evals, s.affine);
+            quote!(#rt::StageInfo { kind: #rt::StageKind::#kind, residual_evals: #evals, affine: #affine })
         })
         .collect::<Vec<_>>();
     let st = &info.settings;

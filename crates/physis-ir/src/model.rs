@@ -273,6 +273,7 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
             .map(|s| physis_runtime::StageInfo {
                 kind: s.kind,
                 residual_evals: s.evals,
+                affine: s.affine,
             })
             .collect(),
         _ => Vec::new(),

@@ -33,6 +33,10 @@ pub struct StageFns {
     pub evals: u32,
     /// What the unknown is beside the state.
     pub kind: StageKind,
+    /// True for a linearly implicit stage (one reading `J`, a Rosenbrock method's): its
+    /// residual is affine in the unknown, so one Newton update with its exact Jacobian
+    /// solves it.
+    pub affine: bool,
 }
 
 /// Specialises a scheme whose stages read themselves.
@@ -93,6 +97,9 @@ pub(crate) fn specialise_staged(
             Source::Guess,
             &format!("stage{j}_jacobian"),
         )?;
+        let affine = scheme.bindings[u].value.reads(&|e| *e == SExpr::J)
+            && crate::affine::residual_form(&residual, &jvp, jacobian.as_ref())
+                != physis_runtime::ResidualForm::General;
         let kind = if u == next_pos {
             StageKind::State
         } else {
@@ -104,6 +111,7 @@ pub(crate) fn specialise_staged(
             jvp,
             evals,
             kind,
+            affine,
         });
     }
     let mut ctx = SchemeCtx::new(&scheme.name, dynamics);

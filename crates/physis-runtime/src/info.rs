@@ -168,6 +168,10 @@ pub struct StageInfo {
     pub kind: StageKind,
     /// Rate evaluations made by one call of its residual.
     pub residual_evals: u32,
+    /// True when the residual is affine in the unknown with a Jacobian that does not
+    /// depend on it (a linearly implicit stage, reading the rate's Jacobian `J`): one
+    /// Newton update with a Jacobian formed for the stage solves it.
+    pub affine: bool,
 }
 
 /// The dimension of an implicit stage relative to the state.
