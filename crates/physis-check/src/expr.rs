@@ -173,6 +173,12 @@ pub enum SchemeInput {
     V,
     /// `dW`: the Wiener increment over the step (stochastic schemes), dimension Time^1/2.
     DW,
+    /// `J`: the Jacobian `∂f/∂y` of the rate at the step's start `(t, y)`, dimension
+    /// `T⁻¹` beside the state; it only stands applied to a state-shaped value on its right
+    /// (`h·J·k₁`), which the checker enforces.
+    J,
+    /// `ft`: the rate's time derivative `∂f/∂t` at `(t, y)`, dimension `[y]·T⁻²`.
+    Ft,
 }
 
 /// The model functions a scheme may call.

@@ -17,6 +17,7 @@ pub mod eval;
 pub mod expr;
 mod infer;
 mod inline;
+mod jacobian_use;
 pub mod model;
 pub mod modules;
 pub mod prelude;

@@ -30,7 +30,7 @@ fn half(sign: i64) -> Exponent {
 }
 
 /// Names a scheme reads and may not bind.
-const INPUTS: &[&str] = &["t", "h", "y", "x", "v", "f", "a", "g", "dW"];
+const INPUTS: &[&str] = &["t", "h", "y", "x", "v", "f", "a", "g", "dW", "J", "ft"];
 
 struct SchemeScope {
     order: SchemeOrder,
@@ -52,7 +52,10 @@ struct SchemeScope {
 impl SchemeScope {
     fn wrong_kind(&self, name: &ast::Name, diags: &mut Vec<Diagnostic>) -> Reported {
         let (kind, reads) = match self.order {
-            SchemeOrder::First => ("a first-order scheme", "t, h, y, f(·,·), g(·,·) and dW"),
+            SchemeOrder::First => (
+                "a first-order scheme",
+                "t, h, y, f(·,·), J, ft, g(·,·) and dW",
+            ),
             SchemeOrder::Second => ("a second-order scheme", "t, h, x, v and a(·,·)"),
         };
         diags.push(
@@ -106,7 +109,9 @@ impl Scope for SchemeScope {
                 self.stochastic = true;
                 Some((SchemeInput::DW, time().pow(half(1))))
             }
-            "y" | "x" | "v" | "dW" => return Err(self.wrong_kind(name, diags)),
+            "J" if first => Some((SchemeInput::J, Dimension::NONE / time())),
+            "ft" if first => Some((SchemeInput::Ft, Y / time().powi(2))),
+            "y" | "x" | "v" | "dW" | "J" | "ft" => return Err(self.wrong_kind(name, diags)),
             _ => None,
         };
         if let Some((input, dim)) = input {
@@ -405,6 +410,15 @@ pub(crate) fn check_scheme(
             }
             .expr(&b.value)
         };
+        // `J` only means something applied to a state-shaped value: one diagnostic, and
+        // the binding is poisoned so nothing that reads it reports again.
+        let checked = checked.and_then(|e| match crate::jacobian_use::misuse(&e) {
+            Some(d) => {
+                diags.push(d);
+                Err(Reported)
+            }
+            None => Ok(e),
+        });
         if checked.is_err() {
             scope.poisoned.insert(id);
         }

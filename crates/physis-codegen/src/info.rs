@@ -40,8 +40,8 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
                 physis_runtime::StageKind::Rate => quote!(Rate),
                 _ => quote!(Other),
             };
-            let (evals, width) = (s.residual_evals, s.width);
-            quote!(#rt::StageInfo { kind: #rt::StageKind::#kind, residual_evals: #evals, width: #width })
+            let (evals, width, affine) = (s.residual_evals, s.width, s.affine);
+            quote!(#rt::StageInfo { kind: #rt::StageKind::#kind, residual_evals: #evals, width: #width, affine: #affine })
         })
         .collect::<Vec<_>>();
     let st = &info.settings;

@@ -135,6 +135,9 @@ fn eval_expr(e: &SExpr, vars: &[PVal]) -> Option<PVal> {
         // The drift's radius: the noise term vanishes.
         SExpr::Dw => Scalar(0.0),
         SExpr::G(..) => Poly(vec![0.0]),
+        // On y' = λ·y with h = 1, `J·v` is `z·v` (z = h·λ) and `∂f/∂t` is zero.
+        SExpr::J => Poly(vec![0.0, 1.0]),
+        SExpr::Ft => Poly(vec![0.0]),
         SExpr::X | SExpr::V | SExpr::A(..) | SExpr::Next => return None,
         SExpr::F(t, y) => {
             eval_expr(t, vars)?;

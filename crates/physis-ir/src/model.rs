@@ -274,6 +274,7 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
                 kind: s.kind,
                 residual_evals: s.evals,
                 width: s.width,
+                affine: s.affine,
             })
             .collect(),
         _ => Vec::new(),

@@ -30,6 +30,11 @@ pub enum SExpr {
     Dw,
     /// The unknown `next` read on its own right side: the scheme is implicit.
     Next,
+    /// The rate's Jacobian `∂f/∂y` at the step's start `(t, y)`: a linear operator, only
+    /// multiplied by scalars and applied to a state-shaped value on its right (`h·J·k₁`).
+    J,
+    /// The rate's time derivative `∂f/∂t` at `(t, y)` (state-shaped).
+    Ft,
     /// A number.
     Num(f64),
     /// An earlier binding, by position in [`SchemeDef::bindings`]; a binding reading its

@@ -28,6 +28,9 @@ pub enum SVal {
     Noise(Vec<ValueId>),
     /// `g(t, y)`: per noise, a state-shaped column. `g·dW` sums the columns.
     Diffusion(Vec<Vec<ValueId>>),
+    /// `c·J`: the rate's Jacobian at `(t, y)` times the scalar `c`, not yet applied to a
+    /// state-shaped value (the checker lets `J` stand nowhere else).
+    Jac(ValueId),
 }
 
 /// Counts of what a specialised scheme costs, for [`physis_runtime::SchemeInfo`].
@@ -178,8 +181,15 @@ impl<'d> SchemeCtx<'d> {
 
     /// `op a`, part by part.
     pub fn unary(&mut self, op: UnOp, a: &SVal) -> Result<SVal, IrError> {
+        if let SVal::Jac(c) = a {
+            return match op {
+                UnOp::Neg => Ok(SVal::Jac(self.b.unary(op, *c)?)),
+                _ => Err(self.shape(format!("{op:?} of `J`"))),
+            };
+        }
         let b = &mut self.b;
         Ok(match a {
+            SVal::Jac(_) => unreachable!("handled above"),
             SVal::Scalar(x) => SVal::Scalar(b.unary(op, *x)?),
             SVal::State(xs) => SVal::State(
                 xs.iter()
@@ -207,6 +217,19 @@ impl<'d> SchemeCtx<'d> {
     pub fn binary(&mut self, op: BinOp, a: &SVal, b: &SVal) -> Result<SVal, IrError> {
         use SVal::*;
         match (a, b) {
+            (Scalar(s), Jac(c)) if op == BinOp::Mul => Ok(Jac(self.b.mul(*s, *c)?)),
+            (Jac(c), Scalar(s)) if matches!(op, BinOp::Mul | BinOp::Div) => {
+                Ok(Jac(self.b.binary(op, *c, *s)?))
+            }
+            (Jac(c), State(v)) if op == BinOp::Mul => {
+                let jv = self.jvp(v)?;
+                self.map(&State(jv), |bd, x| bd.mul(*c, x))
+            }
+            (Jac(_), _) | (_, Jac(_)) => Err(self.shape(format!(
+                "`J` with {} and {} under {op:?}: `J` is only applied to a state on its right",
+                kind(a),
+                kind(b)
+            ))),
             (Scalar(x), Scalar(y)) => Ok(Scalar(self.b.binary(op, *x, *y)?)),
             (Scalar(s), other) => self.map(other, |bd, x| bd.binary(op, *s, x)),
             (other, Scalar(s)) => self.map(other, |bd, x| bd.binary(op, x, *s)),
@@ -328,6 +351,58 @@ impl<'d> SchemeCtx<'d> {
         Ok(SVal::Diffusion(cols))
     }
 
+    /// `J·v`: the rate's Jacobian at the step's own `(t, y)` applied to the state-shaped
+    /// `v`, by the forward-mode tangent of the inlined rate (exact IR, no differences).
+    pub fn jvp(&mut self, v: &[ValueId]) -> Result<Vec<ValueId>, IrError> {
+        let parts = self.dynamics.layout.parts.len();
+        if v.len() != parts {
+            return Err(self.shape(format!("`J` applied to {} parts of {parts}", v.len())));
+        }
+        self.count(3, self.t, v);
+        let dynamics: &'d Dynamics = self.dynamics;
+        let layout = &dynamics.layout;
+        let y = self.y.clone();
+        let mut subst = rate_subst(layout, self.t, &y);
+        let mut seed = |b: &mut Builder, l: LoadRef| -> Result<Option<ValueId>, IrError> {
+            match l {
+                LoadRef::Scalar(Source::State, s) => layout.slot_value(b, v, s).map(Some),
+                LoadRef::Range(Source::State, o, n) => layout.range_value(b, v, o, n).map(Some),
+                _ => Ok(None),
+            }
+        };
+        self.tangent(&mut subst, &mut seed)
+    }
+
+    /// `ft`: the rate's time derivative at the step's own `(t, y)`.
+    pub fn ft(&mut self) -> Result<SVal, IrError> {
+        let (t, y) = (self.t, self.y.clone());
+        self.count(4, t, &y);
+        let dynamics: &'d Dynamics = self.dynamics;
+        let layout = &dynamics.layout;
+        let mut subst = rate_subst(layout, t, &y);
+        let mut seed = |b: &mut Builder, l: LoadRef| -> Result<Option<ValueId>, IrError> {
+            Ok(matches!(l, LoadRef::Scalar(Source::T, _)).then(|| b.constant(1.0)))
+        };
+        Ok(SVal::State(self.tangent(&mut subst, &mut seed)?))
+    }
+
+    /// The tangent of every part of the rate inlined through `subst` in the direction
+    /// `seed` gives, a structural zero where a part does not move.
+    fn tangent(
+        &mut self,
+        subst: &mut crate::tangent::Subst<'_>,
+        seed: &mut crate::tangent::Subst<'_>,
+    ) -> Result<Vec<ValueId>, IrError> {
+        let dynamics: &'d Dynamics = self.dynamics;
+        let layout = &dynamics.layout;
+        let which: Vec<usize> = (0..layout.parts.len()).collect();
+        let (_, tan) = inline_tangent(&mut self.b, &dynamics.rate, &which, subst, seed)?;
+        tan.into_iter()
+            .zip(&layout.parts)
+            .map(|(d, p)| d.map_or_else(|| crate::tangent::zero(&mut self.b, p.ty()), Ok))
+            .collect()
+    }
+
     /// Evaluates a scheme expression; `vars` holds the earlier bindings.
     pub fn eval(&mut self, e: &SExpr, vars: &[Option<SVal>]) -> Result<SVal, IrError> {
         Ok(match e {
@@ -338,6 +413,8 @@ impl<'d> SchemeCtx<'d> {
             SExpr::V => self.v()?,
             SExpr::Dw => self.dw()?,
             SExpr::Next => self.next_guess()?,
+            SExpr::J => SVal::Jac(self.b.constant(1.0)),
+            SExpr::Ft => self.ft()?,
             SExpr::Num(v) => self.num(*v),
             SExpr::Var(i) => {
                 vars.get(*i)
@@ -486,6 +563,7 @@ impl<'d> SchemeCtx<'d> {
                     .map(|c| c.iter().map(|x| f(b, *x)).collect::<Result<Vec<_>, _>>())
                     .collect::<Result<_, _>>()?,
             ),
+            SVal::Jac(c) => SVal::Jac(f(b, *c)?),
         })
     }
 
@@ -578,5 +656,6 @@ fn kind(v: &SVal) -> &'static str {
         SVal::State(_) => "a state",
         SVal::Noise(_) => "dW",
         SVal::Diffusion(_) => "g(·,·)",
+        SVal::Jac(_) => "`J`",
     }
 }

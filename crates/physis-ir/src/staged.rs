@@ -37,6 +37,10 @@ pub struct StageFns {
     pub kind: StageKind,
     /// State-sized blocks of the unknown: the stages of the group.
     pub width: u32,
+    /// True for a linearly implicit stage (one reading `J`, a Rosenbrock method's): its
+    /// residual is affine in the unknown, so one Newton update with its exact Jacobian
+    /// solves it.
+    pub affine: bool,
 }
 
 /// Specialises a scheme whose stages read themselves (or each other).
@@ -119,6 +123,13 @@ pub(crate) fn specialise_staged(
             Source::Guess,
             &format!("stage{j}_jacobian"),
         )?;
+        // Linearly implicit (a Rosenbrock stage): every member reads `J` and the residual
+        // is affine in the unknown.
+        let affine = group
+            .iter()
+            .all(|&u| scheme.bindings[u].value.reads(&|e| *e == SExpr::J))
+            && crate::affine::residual_form(&residual, &jvp, jacobian.as_ref())
+                != physis_runtime::ResidualForm::General;
         let kind_of = |u: usize| {
             if u == next_pos {
                 StageKind::State
@@ -138,6 +149,7 @@ pub(crate) fn specialise_staged(
             evals,
             kind,
             width: group.len() as u32,
+            affine,
         });
     }
     let mut ctx = SchemeCtx::new(&scheme.name, dynamics);

@@ -178,6 +178,10 @@ pub struct StageInfo {
     /// `s` stages that read each other (Radau IIA's three), solved as one Newton system
     /// of `s·dim` unknowns.
     pub width: u32,
+    /// True when the residual is affine in the unknown with a Jacobian that does not
+    /// depend on it (a linearly implicit stage, reading the rate's Jacobian `J`): one
+    /// Newton update with a Jacobian formed for the stage solves it.
+    pub affine: bool,
 }
 
 /// The dimension of an implicit stage relative to the state.

@@ -15,6 +15,8 @@
 
 use std::sync::Arc;
 
+mod affine;
+
 use crate::matrix::DenseMatrix;
 use crate::model::{JacobianLayout, Model, ResidualForm, StepArgs};
 use crate::sparse::{SparseMatrix, SparsePattern};
@@ -248,6 +250,8 @@ pub(crate) struct Newton {
     fast: bool,
     /// Perturbed iterate for finite-difference Jacobians.
     probe: Vec<f64>,
+    /// What linearly implicit stages keep (`affine`).
+    fresh: affine::Fresh,
 }
 
 impl Newton {
@@ -271,6 +275,7 @@ impl Newton {
             guess: Vec::new(),
             fast: false,
             probe: Vec::new(),
+            fresh: affine::Fresh::default(),
         }
     }
 
@@ -293,6 +298,7 @@ impl Newton {
             guess: Vec::new(),
             fast: false,
             probe: vec![0.0; n],
+            fresh: affine::Fresh::default(),
         }
     }
 
@@ -428,6 +434,7 @@ impl Newton {
         }
         self.pinned.dense(jac);
         self.factorisations += 1;
+        self.fresh.kept = false;
         *kept = jac.lu_in_place(piv).then_some(h);
     }
 
@@ -443,6 +450,7 @@ impl Newton {
         let n = next.len();
         self.jacobians += 1;
         self.factorisations += 1;
+        self.fresh.kept = false;
         let Self {
             lin,
             pinned,

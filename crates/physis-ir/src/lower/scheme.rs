@@ -132,6 +132,8 @@ impl Cx<'_> {
                 SchemeInput::X => SExpr::X,
                 SchemeInput::V => SExpr::V,
                 SchemeInput::DW => SExpr::Dw,
+                SchemeInput::J => SExpr::J,
+                SchemeInput::Ft => SExpr::Ft,
                 _ => return Err(self.bad("an unknown scheme input")),
             },
             ExprKind::Local(id) => match self.bound.get(id.0).copied().flatten() {

@@ -146,6 +146,15 @@ impl Stages {
                 stage: j,
                 solved: done,
             };
+            if st.affine {
+                // A linearly implicit stage: one update with its exact Jacobian.
+                if !newton.solve_affine(&mut sys, args.h, k, per, evals)
+                    || !k.iter().all(|v| v.is_finite())
+                {
+                    return false;
+                }
+                continue;
+            }
             let cost = Cost {
                 per_residual: per,
                 evals: &mut *evals,

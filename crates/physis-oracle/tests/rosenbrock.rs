@@ -1,0 +1,188 @@
+//! Rosenbrock methods written with the rate's Jacobian `J`, against independent truths:
+//! schemes written in a `.hph` file measure their orders on closed forms (a non-autonomous
+//! one, so `ft` counts, and a stiff linear system at steps 100 times its fast time
+//! scale), and the built-in `rodas3` measures its order on a nonlinear closed form and
+//! meets the SciPy Radau references of Robertson and Van der Pol μ = 1000 (the values of
+//! issue 20, from SciPy's `solve_ivp(method="Radau", rtol=1e-12, atol=1e-14)`).
+
+use physis_oracle::front::run_text;
+use physis_runtime::{ReasonKind, RunOptions};
+
+const ROSENBROCK: &str = include_str!("stiff_models/rosenbrock.hph");
+const PROTHERO: &str = include_str!("stiff_models/prothero.hph");
+const STIFF_LINEAR: &str = include_str!("stiff_models/stiff_linear.hph");
+const ROBERTSON: &str = include_str!("stiff_models/robertson.hph");
+const VAN_DER_POL: &str = include_str!("stiff_models/van_der_pol.hph");
+const RICCATI: &str = include_str!("stiff_models/riccati.hph");
+
+/// `text` with every `(placeholder, value)` replaced.
+fn fill(text: &str, subs: &[(&str, &str)]) -> String {
+    subs.iter()
+        .fold(text.to_string(), |t, (k, v)| t.replace(k, v))
+}
+
+/// The observed values and step count at the end of `text`'s run, which must end on its
+/// stop clause.
+fn end_state(text: &str, options: &RunOptions) -> (Vec<f64>, u64) {
+    let out = run_text(text, None, options).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.end.reason.kind,
+        ReasonKind::When,
+        "{:?}",
+        out.end.reason
+    );
+    (out.end.observe, out.end.stats.steps)
+}
+
+/// Observed orders from errors at steps halving.
+fn orders(e: &[f64]) -> Vec<f64> {
+    e.windows(2).map(|w| (w[0] / w[1]).log2()).collect()
+}
+
+/// The error at t = 1 s of `scheme` on the model `sim` with `steps` steps, by `error` of
+/// the end state.
+fn fixed_error(scheme: &str, sim: &str, steps: u32, error: impl Fn(&[f64]) -> f64) -> f64 {
+    let text = fill(
+        &format!("{ROSENBROCK}\n{sim}"),
+        &[
+            ("SCHEME", scheme),
+            ("STEP", &format!("{} s", 1.0 / f64::from(steps))),
+        ],
+    );
+    let (end, taken) = end_state(&text, &RunOptions::default());
+    assert_eq!(taken, u64::from(steps), "{scheme}");
+    error(&end)
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the measured orders are the figures reported
+fn user_written_rosenbrock_schemes_measure_their_orders_on_prothero_robinson() {
+    // y(1) = cos 1 + (2 − 1)·e^{−2}.
+    let exact = 1f64.cos() + (-2f64).exp();
+    for (scheme, order) in [("ros2", 2.0), ("rodas3Fixed", 3.0)] {
+        let e: Vec<f64> = [32, 64, 128]
+            .iter()
+            .map(|&n| fixed_error(scheme, PROTHERO, n, |y| (y[0] - exact).abs()))
+            .collect();
+        let measured = orders(&e);
+        eprintln!("{scheme} on Prothero–Robinson: errors {e:?}, orders {measured:.3?}");
+        assert!(
+            measured.iter().all(|p| (p - order).abs() < 0.2),
+            "{scheme}: measured {measured:?}, stated {order}"
+        );
+    }
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the measured orders are the figures reported
+fn user_written_rosenbrock_schemes_measure_their_orders_on_a_stiff_linear_system() {
+    let v = (-1f64).exp();
+    let a = 1000.0 / 999.0;
+    let u = a * v + (2.0 - a) * (-1000f64).exp();
+    for (scheme, order) in [("ros2", 2.0), ("rodas3Fixed", 3.0)] {
+        // h·1000 from 50 down to 6.25: far outside any explicit scheme's stability.
+        let e: Vec<f64> = [20, 40, 80, 160]
+            .iter()
+            .map(|&n| {
+                fixed_error(scheme, STIFF_LINEAR, n, |y| {
+                    (y[0] - u).abs().max((y[1] - v).abs())
+                })
+            })
+            .collect();
+        let measured = orders(&e);
+        eprintln!("{scheme} on the stiff system: errors {e:?}, orders {measured:.3?}");
+        assert!(
+            measured.iter().all(|p| (p - order).abs() < 0.25),
+            "{scheme}: measured {measured:?}, stated {order}"
+        );
+    }
+}
+
+/// `|y(1) − tan 1|` of the Riccati equation under the built-in `rodas3` held to steps of
+/// exactly `h` (a first and largest step of `h`, a tolerance its estimate stays below).
+fn riccati_error(h: f64) -> f64 {
+    let text = fill(
+        RICCATI,
+        &[("SCHEME", "rodas3"), ("SETTINGS", "tolerance 1e-2")],
+    );
+    let options = RunOptions {
+        step: Some(h),
+        max_step: Some(h),
+        ..RunOptions::default()
+    };
+    let out = run_text(&text, None, &options).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.end.reason.kind,
+        ReasonKind::When,
+        "{:?}",
+        out.end.reason
+    );
+    assert_eq!(
+        out.end.stats.steps,
+        (1.0 / h).round() as u64,
+        "not held to h = {h}"
+    );
+    assert_eq!(out.end.stats.rejections, 0, "a step was rejected");
+    (out.end.observe[0] - 1f64.tan()).abs()
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the measured orders are the figures reported
+fn rodas3_measures_order_three_on_a_nonlinear_closed_form() {
+    let e: Vec<f64> = [16.0, 32.0, 64.0]
+        .iter()
+        .map(|n| riccati_error(1.0 / n))
+        .collect();
+    let measured = orders(&e);
+    eprintln!("rodas3 on tan t: errors {e:?}, orders {measured:?}");
+    assert!(
+        measured.iter().all(|p| (p - 3.0).abs() < 0.3),
+        "measured {measured:?}"
+    );
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the figures reported
+fn rodas3_meets_the_robertson_reference_at_1e11_seconds() {
+    let reference = [
+        2.083340149700341e-08,
+        8.333360770330962e-14,
+        0.9999999791665161,
+    ];
+    // An absolute tolerance below y₂'s 8e-14: without one, y₂ and y₃, which start at
+    // exactly zero, get an absolute tolerance of zero at the first step, and Rodas3's
+    // estimate of a component growing from zero is of its own size, so no first step is
+    // accepted (the run ends as diverged at t = 0).
+    let text = fill(
+        ROBERTSON,
+        &[("SCHEME", "rodas3"), ("TOL", "1e-8 abs 1e-14")],
+    );
+    let (end, steps) = end_state(&text, &RunOptions::default());
+    let rel = |i: usize| ((end[i] - reference[i]) / reference[i]).abs();
+    eprintln!(
+        "robertson: {end:?} in {steps} steps; relative errors y1 {:.2e}, y3 {:.2e}, \
+         absolute y2 {:.2e}",
+        rel(0),
+        rel(2),
+        (end[1] - reference[1]).abs()
+    );
+    assert!(rel(0) < 1e-4 && rel(2) < 1e-4, "{end:?}");
+    assert!(
+        (end[1] - reference[1]).abs() < 1e-4 * reference[0],
+        "{end:?}"
+    );
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the figures reported
+fn rodas3_meets_the_van_der_pol_reference_at_mu_1000() {
+    let reference = [-1.5106069367598358, 0.001178380000699393];
+    let text = fill(VAN_DER_POL, &[("SCHEME", "rodas3"), ("TOL", "1e-8")]);
+    let (end, steps) = end_state(&text, &RunOptions::default());
+    let err = [
+        (end[0] - reference[0]).abs() / reference[0].abs(),
+        (end[1] - reference[1]).abs() / reference[1].abs(),
+    ];
+    eprintln!("van der pol: {end:?} in {steps} steps; relative errors {err:?}");
+    assert!(err.iter().all(|e| *e < 1e-4), "{end:?}");
+}
