@@ -617,28 +617,36 @@ fn coupled_groups(decl: &SchemeDecl) -> Vec<Vec<String>> {
             }
         }
     }
+    cycles(reach)
+        .into_iter()
+        .map(|g| g.into_iter().map(|j| keys[j].clone()).collect())
+        .collect()
+}
+
+/// The groups of nodes that reach each other, from `reads[i][j]` (node `i` reads node
+/// `j`): the strongly connected components that lie on a cycle, each in index order, the
+/// groups ordered by their first node. A node that reads only itself is a group of one.
+/// The checker and the IR both group a scheme's stages by this one rule.
+pub fn cycles(reads: Vec<Vec<bool>>) -> Vec<Vec<usize>> {
+    let mut reach = reads;
+    let n = reach.len();
+    // Transitive closure (Warshall).
     for k in 0..n {
-        for i in 0..n {
-            if reach[i][k] {
-                for j in 0..n {
-                    if reach[k][j] {
-                        reach[i][j] = true;
-                    }
+        let through = reach[k].clone();
+        for row in reach.iter_mut() {
+            if row[k] {
+                for (x, &r) in row.iter_mut().zip(&through) {
+                    *x |= r;
                 }
             }
         }
     }
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    for i in 0..n {
-        if !reach[i][i] || groups.iter().any(|g| g.contains(&keys[i])) {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, row) in reach.iter().enumerate() {
+        if !row[i] || groups.iter().any(|g| g.contains(&i)) {
             continue;
         }
-        groups.push(
-            (i..n)
-                .filter(|&j| reach[i][j] && reach[j][i])
-                .map(|j| keys[j].clone())
-                .collect(),
-        );
+        groups.push((i..n).filter(|&j| row[j] && reach[j][i]).collect());
     }
     groups
 }

@@ -279,25 +279,7 @@ impl SchemeDef {
                 *r = self.bindings[i].value.reads(&|e| *e == SExpr::Var(j));
             }
         }
-        for k in 0..n {
-            for i in 0..n {
-                if reach[i][k] {
-                    for j in 0..n {
-                        if reach[k][j] {
-                            reach[i][j] = true;
-                        }
-                    }
-                }
-            }
-        }
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        for i in 0..n {
-            if !reach[i][i] || groups.iter().any(|g| g.contains(&i)) {
-                continue;
-            }
-            groups.push((i..n).filter(|&j| reach[i][j] && reach[j][i]).collect());
-        }
-        groups
+        physis_check::scheme::cycles(reach)
     }
 
     /// True when the scheme binds `error`.

@@ -218,16 +218,16 @@ pub fn execute(
             Err(e) => return Err(ApiError::model(crate::cmd::refusal::run_error_text(&e))),
         }
         count += 1;
-        if count.is_multiple_of(CHECK_EVERY) {
-            if cancel.load(Ordering::Relaxed) || started.elapsed() > limits.wall {
-                return Err(ApiError::limit(format!(
-                    "the run took longer than {} s of wall time and was stopped at t = {} s \
-                     after {} steps (stop it earlier, or take larger steps)",
-                    limits.wall.as_secs_f64(),
-                    sim.time(),
-                    sim.stats().steps
-                )));
-            }
+        if count.is_multiple_of(CHECK_EVERY)
+            && (cancel.load(Ordering::Relaxed) || started.elapsed() > limits.wall)
+        {
+            return Err(ApiError::limit(format!(
+                "the run took longer than {} s of wall time and was stopped at t = {} s \
+                 after {} steps (stop it earlier, or take larger steps)",
+                limits.wall.as_secs_f64(),
+                sim.time(),
+                sim.stats().steps
+            )));
         }
     };
     let (plot, bytes) = match output {
