@@ -3,30 +3,18 @@
 //! meets the SciPy Radau references of Robertson and Van der Pol μ = 1000 (the values of
 //! issue 20, from SciPy's `solve_ivp(method="Radau", rtol=1e-12, atol=1e-14)`).
 
+mod references;
+
 use physis_oracle::front::run_text;
 use physis_runtime::{ReasonKind, RunOptions};
+use references::{ROBERTSON, VAN_DER_POL, assert_meets_robertson, assert_meets_van_der_pol, fill};
 
 const SDIRK: &str = include_str!("stiff_models/sdirk.hph");
-const ROBERTSON: &str = include_str!("stiff_models/robertson.hph");
-const VAN_DER_POL: &str = include_str!("stiff_models/van_der_pol.hph");
 const RICCATI: &str = include_str!("stiff_models/riccati.hph");
 
-/// `text` with every `(placeholder, value)` replaced.
-fn fill(text: &str, subs: &[(&str, &str)]) -> String {
-    subs.iter()
-        .fold(text.to_string(), |t, (k, v)| t.replace(k, v))
-}
-
-/// The end state of `text`'s run, which must end on its stop clause.
+/// The end state of `text`'s run with the default options.
 fn end_state(text: &str) -> (Vec<f64>, u64) {
-    let out = run_text(text, None, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        out.end.reason.kind,
-        ReasonKind::When,
-        "{:?}",
-        out.end.reason
-    );
-    (out.end.observe, out.end.stats.steps)
+    references::end_state(text, &RunOptions::default())
 }
 
 /// Prothero–Robinson `y' = λ·(y − cos t) − sin t` from `y₀ = 2`: `y(1) = cos 1 + e^λ`.
@@ -104,42 +92,17 @@ fn esdirk43_measures_order_four_on_a_nonlinear_closed_form() {
 #[test]
 #[allow(clippy::print_stderr)] // the figures reported
 fn esdirk43_meets_the_robertson_reference_at_1e11_seconds() {
-    let reference = [
-        2.083340149700341e-08,
-        8.333360770330962e-14,
-        0.9999999791665161,
-    ];
-    // One tolerance is both relative and absolute: y₁ ≈ 2e-8 at the end, so 1e-4 of it
-    // asks for ~2e-12 absolute along the whole run.
     let text = fill(ROBERTSON, &[("SCHEME", "esdirk43"), ("TOL", "1e-13")]);
     let (end, steps) = end_state(&text);
-    let rel = |i: usize| ((end[i] - reference[i]) / reference[i]).abs();
-    eprintln!(
-        "robertson: {end:?} in {steps} steps; relative errors y1 {:.2e}, y3 {:.2e}, \
-         absolute y2 {:.2e}",
-        rel(0),
-        rel(2),
-        (end[1] - reference[1]).abs()
-    );
-    assert!(rel(0) < 1e-4 && rel(2) < 1e-4, "{end:?}");
-    assert!(
-        (end[1] - reference[1]).abs() < 1e-4 * reference[0],
-        "{end:?}"
-    );
+    assert_meets_robertson("esdirk43", &end, steps);
 }
 
 #[test]
 #[allow(clippy::print_stderr)] // the figures reported
 fn esdirk43_meets_the_van_der_pol_reference_at_mu_1000() {
-    let reference = [-1.5106069367598358, 0.001178380000699393];
     let text = fill(VAN_DER_POL, &[("SCHEME", "esdirk43"), ("TOL", "1e-8")]);
     let (end, steps) = end_state(&text);
-    let err = [
-        (end[0] - reference[0]).abs() / reference[0].abs(),
-        (end[1] - reference[1]).abs() / reference[1].abs(),
-    ];
-    eprintln!("van der pol: {end:?} in {steps} steps; relative errors {err:?}");
-    assert!(err.iter().all(|e| *e < 1e-4), "{end:?}");
+    assert_meets_van_der_pol("esdirk43", &end, steps);
 }
 
 /// `|y(1) − (cos 1 + e^λ)|` of Prothero–Robinson under the built-in `radau5` held to steps
@@ -186,38 +149,15 @@ fn radau5_measures_order_five_on_a_closed_form() {
 #[test]
 #[allow(clippy::print_stderr)] // the figures reported
 fn radau5_meets_the_robertson_reference_at_1e11_seconds() {
-    let reference = [
-        2.083340149700341e-08,
-        8.333360770330962e-14,
-        0.9999999791665161,
-    ];
     let text = fill(ROBERTSON, &[("SCHEME", "radau5"), ("TOL", "1e-13")]);
     let (end, steps) = end_state(&text);
-    let rel = |i: usize| ((end[i] - reference[i]) / reference[i]).abs();
-    eprintln!(
-        "radau5 robertson: {end:?} in {steps} steps; relative errors y1 {:.2e}, y3 {:.2e}, \
-         absolute y2 {:.2e}",
-        rel(0),
-        rel(2),
-        (end[1] - reference[1]).abs()
-    );
-    assert!(rel(0) < 1e-4 && rel(2) < 1e-4, "{end:?}");
-    assert!(
-        (end[1] - reference[1]).abs() < 1e-4 * reference[0],
-        "{end:?}"
-    );
+    assert_meets_robertson("radau5", &end, steps);
 }
 
 #[test]
 #[allow(clippy::print_stderr)] // the figures reported
 fn radau5_meets_the_van_der_pol_reference_at_mu_1000() {
-    let reference = [-1.5106069367598358, 0.001178380000699393];
     let text = fill(VAN_DER_POL, &[("SCHEME", "radau5"), ("TOL", "1e-8")]);
     let (end, steps) = end_state(&text);
-    let err = [
-        (end[0] - reference[0]).abs() / reference[0].abs(),
-        (end[1] - reference[1]).abs() / reference[1].abs(),
-    ];
-    eprintln!("radau5 van der pol: {end:?} in {steps} steps; relative errors {err:?}");
-    assert!(err.iter().all(|e| *e < 1e-4), "{end:?}");
+    assert_meets_van_der_pol("radau5", &end, steps);
 }

@@ -1,0 +1,67 @@
+//! The stiff references the stiff-scheme tests meet, once: Robertson at 1e11 s and Van der
+//! Pol μ = 1000 at 3000 s from SciPy's Radau at rtol 1e-12 (the script and its output are
+//! `crates/physis-cli/tests/stiff/refs.py` and `refs.txt`), the models they run and the
+//! bounds issue 20 sets (1e-4 relative; Robertson's y₂, near 8e-14 there, absolute against
+//! 1e-4 of y₁).
+#![allow(dead_code, clippy::print_stderr)] // each test file uses its part; figures reported
+
+use physis_oracle::front::run_text;
+use physis_runtime::{ReasonKind, RunOptions};
+
+/// Robertson in mol/L, with SCHEME, TOL and END to fill in.
+pub const ROBERTSON: &str = include_str!("../stiff_models/robertson.hph");
+/// Van der Pol μ = 1000, with SCHEME and TOL to fill in.
+pub const VAN_DER_POL: &str = include_str!("../stiff_models/van_der_pol.hph");
+
+/// y₁, y₂, y₃ at t = 1e11 s (`refs.txt`).
+pub const ROBERTSON_AT_1E11: [f64; 3] = [
+    2.083_340_149_700_335e-8,
+    8.333_360_770_330_937e-14,
+    0.999_999_979_166_516_3,
+];
+/// y, y' at t = 3000 s (`refs.txt`).
+pub const VAN_DER_POL_AT_3000: [f64; 2] = [-1.510_606_936_744_184_3, 0.001_178_380_000_730_766_3];
+
+/// `text` with every `(placeholder, value)` replaced.
+pub fn fill(text: &str, subs: &[(&str, &str)]) -> String {
+    subs.iter()
+        .fold(text.to_string(), |t, (k, v)| t.replace(k, v))
+}
+
+/// The observed values and step count at the end of `text`'s run, which must end on its
+/// stop clause.
+pub fn end_state(text: &str, options: &RunOptions) -> (Vec<f64>, u64) {
+    let out = run_text(text, None, options).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.end.reason.kind,
+        ReasonKind::When,
+        "{:?}",
+        out.end.reason
+    );
+    (out.end.observe, out.end.stats.steps)
+}
+
+/// Reports `label`'s Robertson end state and checks it against the reference.
+pub fn assert_meets_robertson(label: &str, end: &[f64], steps: u64) {
+    let reference = ROBERTSON_AT_1E11;
+    let rel = |i: usize| ((end[i] - reference[i]) / reference[i]).abs();
+    let y2 = (end[1] - reference[1]).abs();
+    eprintln!(
+        "{label} robertson: {end:?} in {steps} steps; relative errors y1 {:.2e}, y3 {:.2e}, \
+         absolute y2 {y2:.2e}",
+        rel(0),
+        rel(2),
+    );
+    assert!(rel(0) < 1e-4 && rel(2) < 1e-4, "{end:?}");
+    assert!(y2 < 1e-4 * reference[0], "{end:?}");
+}
+
+/// Reports `label`'s Van der Pol end state and checks it against the reference.
+pub fn assert_meets_van_der_pol(label: &str, end: &[f64], steps: u64) {
+    let reference = VAN_DER_POL_AT_3000;
+    let err: Vec<f64> = (0..2)
+        .map(|i| ((end[i] - reference[i]) / reference[i]).abs())
+        .collect();
+    eprintln!("{label} van der pol: {end:?} in {steps} steps; relative errors {err:?}");
+    assert!(err.iter().all(|e| *e < 1e-4), "{end:?}");
+}
