@@ -7,8 +7,7 @@
 
 mod references;
 
-use physis_oracle::front::run_text;
-use physis_runtime::{ReasonKind, RunOptions};
+use physis_runtime::RunOptions;
 use references::{
     ROBERTSON, VAN_DER_POL, assert_meets_robertson, assert_meets_van_der_pol, end_state, fill,
 };
@@ -89,18 +88,7 @@ fn riccati_error(h: f64) -> f64 {
         RICCATI,
         &[("SCHEME", "rodas3"), ("SETTINGS", "tolerance 1e-2")],
     );
-    let options = RunOptions {
-        step: Some(h),
-        max_step: Some(h),
-        ..RunOptions::default()
-    };
-    let out = run_text(&text, None, &options).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        out.end.reason.kind,
-        ReasonKind::When,
-        "{:?}",
-        out.end.reason
-    );
+    let out = references::held_to(&text, h);
     assert_eq!(
         out.end.stats.steps,
         (1.0 / h).round() as u64,

@@ -5,8 +5,7 @@
 
 mod references;
 
-use physis_oracle::front::run_text;
-use physis_runtime::{ReasonKind, RunOptions};
+use physis_runtime::RunOptions;
 use references::{ROBERTSON, VAN_DER_POL, assert_meets_robertson, assert_meets_van_der_pol, fill};
 
 const SDIRK: &str = include_str!("stiff_models/sdirk.hph");
@@ -56,18 +55,7 @@ fn riccati_error(scheme: &str, h: f64) -> f64 {
         RICCATI,
         &[("SCHEME", scheme), ("SETTINGS", "tolerance 1e-6")],
     );
-    let options = RunOptions {
-        step: Some(h),
-        max_step: Some(h),
-        ..RunOptions::default()
-    };
-    let out = run_text(&text, None, &options).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        out.end.reason.kind,
-        ReasonKind::When,
-        "{:?}",
-        out.end.reason
-    );
+    let out = references::held_to(&text, h);
     let steps = (1.0 / h).round() as u64;
     assert_eq!(out.end.stats.steps, steps, "{scheme}: not held to h = {h}");
     assert_eq!(out.end.stats.rejections, 0, "{scheme}: a step was rejected");
@@ -114,18 +102,7 @@ fn radau5_prothero_error(steps: u32) -> f64 {
         SDIRK,
         &[("SCHEME", "radau5"), ("step STEP", "tolerance 1e-2")],
     );
-    let options = RunOptions {
-        step: Some(h),
-        max_step: Some(h),
-        ..RunOptions::default()
-    };
-    let out = run_text(&text, None, &options).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        out.end.reason.kind,
-        ReasonKind::When,
-        "{:?}",
-        out.end.reason
-    );
+    let out = references::held_to(&text, h);
     assert_eq!(out.end.stats.steps, u64::from(steps), "not held to h = {h}");
     assert_eq!(out.end.stats.rejections, 0, "a step was rejected");
     (out.end.observe[0] - (1f64.cos() + (-2f64).exp())).abs()

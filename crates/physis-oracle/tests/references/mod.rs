@@ -5,7 +5,7 @@
 //! 1e-4 of y₁).
 #![allow(dead_code, clippy::print_stderr)] // each test file uses its part; figures reported
 
-use physis_oracle::front::run_text;
+use physis_oracle::front::{Outcome, run_text};
 use physis_runtime::{ReasonKind, RunOptions};
 
 /// Robertson in mol/L, with SCHEME, TOL and END to fill in.
@@ -39,6 +39,25 @@ pub fn end_state(text: &str, options: &RunOptions) -> (Vec<f64>, u64) {
         out.end.reason
     );
     (out.end.observe, out.end.stats.steps)
+}
+
+/// `text`'s run held to steps of exactly `h` (a first and largest step of `h`; an adaptive
+/// scheme's tolerance is the caller's, one its estimate stays below), which must end on its
+/// stop clause.
+pub fn held_to(text: &str, h: f64) -> Outcome {
+    let options = RunOptions {
+        step: Some(h),
+        max_step: Some(h),
+        ..RunOptions::default()
+    };
+    let out = run_text(text, None, &options).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.end.reason.kind,
+        ReasonKind::When,
+        "{:?}",
+        out.end.reason
+    );
+    out
 }
 
 /// Reports `label`'s Robertson end state and checks it against the reference.
