@@ -57,4 +57,19 @@ sys.exit(bad)
 '; then
   missing=1
 fi
+# One integration-test binary per crate (see any tests/integration.rs): every file in a crate's
+# tests/ folder must be a module of it, so a new test file cannot be silently left unbuilt.
+for tests in crates/*/tests bench/tests examples/*/tests; do
+  [ -d "$tests" ] || continue
+  for file in "$tests"/*.rs; do
+    [ -e "$file" ] || continue
+    name=$(basename "$file" .rs)
+    [ "$name" = integration ] && continue
+    if ! grep -qx "mod $name;" "$tests/integration.rs" 2>/dev/null; then
+      echo "$file is not declared in $tests/integration.rs (mod $name;), so it would never run" >&2
+      missing=1
+    fi
+  done
+done
+
 exit $missing

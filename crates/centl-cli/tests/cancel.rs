@@ -1,7 +1,7 @@
 //! Cancellation and concurrency through the real binary, asserted by the order of replies (no
 //! clocks): a long request is cancelled and a later request is answered, on one worker.
 
-mod common;
+use crate::common;
 
 use common::{Pipe, long_args};
 use serde_json::{Value, json};

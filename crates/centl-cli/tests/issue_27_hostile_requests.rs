@@ -9,7 +9,7 @@
 //! `elastic_collision_3d_at_contact` skipped the distinct-ids check of the other pair actions;
 //! and the MCP transport dropped every line it could not decode without a reply.
 
-mod common;
+use crate::common;
 
 use common::{Pipe, code, ok, particle, q, request, sphere, v3};
 use serde_json::{Value, json};

@@ -3,7 +3,7 @@
 //! closed forms worked by hand in the comments; deferred verdicts must be successful tool
 //! results, engine refusals tool errors with the engine's code.
 
-mod common;
+use crate::common;
 
 use common::{Pipe, particle, q, sphere, v3};
 use serde_json::{Value, json};

@@ -1,6 +1,6 @@
 //! The MCP server spoken to as raw JSON-RPC over pipes: initialize, tools/list, tools/call.
 
-mod common;
+use crate::common;
 
 use common::{Pipe, q, sphere};
 use serde_json::{Value, json};

@@ -2,7 +2,7 @@
 //! server and the reply must equal the `json response` block after it (or contain the
 //! `json response-subset` block).
 
-mod common;
+use crate::common;
 
 use common::Pipe;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Every action of the JSON Lines server over a pipe, checked against closed forms computed here
 //! with exact rationals rather than against what the server printed before.
 
-mod common;
+use crate::common;
 
 use common::{Pipe, ok, particle, q, request, sphere, v3};
 use exact::Rational;

@@ -1,7 +1,7 @@
 //! Every error code of the JSON Lines server, each from a real bad input over a pipe, and the
 //! server answering the next line as if nothing had happened.
 
-mod common;
+use crate::common;
 
 use common::{Pipe, code, long_args, ok, particle, q, request, sphere, v3};
 use serde_json::{Value, json};

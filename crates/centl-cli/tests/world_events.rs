@@ -2,7 +2,7 @@
 //! last ball leaving at 1 m/s, derived by hand), an irrational contact at `3 − √3`, and the
 //! deferred verdicts as successful results.
 
-mod common;
+use crate::common;
 
 use common::{Pipe, ok, q, request, sphere, v3};
 use serde_json::{Value, json};

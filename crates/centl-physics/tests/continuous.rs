@@ -1,6 +1,6 @@
 //! Certified continuous contact of two constant-velocity spheres.
 
-mod common;
+use crate::common;
 
 use centl_physics::dims::LENGTH;
 use centl_physics::{

@@ -1,6 +1,6 @@
 //! Exact event stepping of two force-free spheres through a rational contact.
 
-mod common;
+use crate::common;
 
 use centl_physics::dims::LENGTH;
 use centl_physics::{

@@ -5,7 +5,7 @@
 //! uniform gravity (relative motion stays linear, `½mv² − m g·x` is conserved) and initial
 //! overlap. Energies and momenta are summed here from the returned spheres, by hand.
 
-mod common;
+use crate::common;
 
 use centl_physics::dims::ACCELERATION;
 use centl_physics::quadratic_event::QuadraticSphere;

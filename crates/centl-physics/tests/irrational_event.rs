@@ -4,7 +4,7 @@
 //! in `tests/data/irrational_contact_sympy.txt`): its own root solver and the textbook elastic
 //! formula, in exact radicals. Python is not needed to run this test.
 
-mod common;
+use crate::common;
 
 use centl_physics::{
     CertificateStatus, EventOutcome, FirstContact, IrrationalCompletedEvent, QuadraticDeferral,

@@ -1,6 +1,6 @@
 //! World-level composition of exact contact detection with the 3D elastic response.
 
-mod common;
+use crate::common;
 
 use centl_physics::{
     DeferralReason, InvariantReport, Resolution, ResponseStatus, SphereWorld,

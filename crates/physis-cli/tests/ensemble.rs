@@ -1,7 +1,7 @@
 //! `physis run --ensemble` and `--sweep`: the summary's shape, statistics against closed
 //! forms, sweeps against single runs, thread-count independence and usage errors.
 
-mod common;
+use crate::common;
 use common::physis;
 
 fn json(args: &[&str]) -> serde_json::Value {

@@ -2,7 +2,7 @@
 //! deliberately mangled copy of each (indentation gone, tabs, trailing blanks, CRLF, runs of
 //! blank lines) formats back to the original bytes, so formatting cannot change what it means.
 
-mod common;
+use crate::common;
 use common::physis;
 use physis_syntax::format::format;
 use std::path::PathBuf;

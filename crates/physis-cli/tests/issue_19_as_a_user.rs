@@ -3,7 +3,7 @@
 //! and its printed numbers held against a closed form, the scheme's own amplification, or
 //! SciPy's Radau (`tests/issue_19/robertson_ref.py`, output committed beside it).
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 

@@ -1,7 +1,7 @@
 //! Language forms beyond the manual (`let`, laws that read rates) run end to end and agree
 //! with closed forms.
 
-mod common;
+use crate::common;
 use common::physis;
 
 fn file(name: &str, text: &str) -> String {

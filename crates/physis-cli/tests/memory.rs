@@ -3,7 +3,7 @@
 //! what does not fit, a run past its budget (docs/limits.md, Memory), instead of being
 //! killed. Tested at the budget's edge and one byte past it.
 
-mod common;
+use crate::common;
 use common::physis;
 
 fn temp(name: &str, text: &str) -> String {

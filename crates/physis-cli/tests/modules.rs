@@ -1,7 +1,7 @@
 //! Modules from the command line: the standard library in the manual's DC motor, a user module
 //! shared by two model files, refusals of bad module files, and `physis doc`.
 
-mod common;
+use crate::common;
 use common::physis;
 use std::path::PathBuf;
 

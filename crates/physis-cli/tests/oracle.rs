@@ -11,7 +11,7 @@
 //! it, `ORACLE_CASES=n` changes the count); a failing case's seed is appended to
 //! `tests/oracle-regressions/<property>.txt` and replayed first on every later run.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! with the same values, bit for bit, as the CSV output, and the units in the metadata.
 #![cfg(feature = "parquet")]
 
-mod common;
+use crate::common;
 use common::physis;
 
 use arrow_array::{Array, Float64Array};

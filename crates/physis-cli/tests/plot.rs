@@ -1,7 +1,7 @@
 //! `physis plot` as a user meets it: images that decode, carry the labelled axes and the
 //! run's stop time, phase plots, field heat-maps and frames, ensembles, and refusals.
 
-mod common;
+use crate::common;
 use common::physis;
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! The README's tour, `physis` half: every `cargo run -p physis-cli --` command runs with
 //! the built binary in a scratch directory, exits 0 and writes the files it names.
 
-mod readme;
+use crate::readme;
 
 use std::path::Path;
 

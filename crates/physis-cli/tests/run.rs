@@ -1,6 +1,6 @@
 //! `physis run` as a user meets it: samples, summaries, scenarios, overrides and refusals.
 
-mod common;
+use crate::common;
 use common::physis;
 
 fn summary(args: &[&str]) -> serde_json::Value {

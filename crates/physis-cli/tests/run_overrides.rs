@@ -2,7 +2,7 @@
 //! checked as the model text would be, and measured against the recursions the schemes
 //! define (closed forms of Euler's and RK4's amplification on y' = −k·y).
 
-mod common;
+use crate::common;
 use common::physis;
 
 const DECAY: &str = "simulate Decay {

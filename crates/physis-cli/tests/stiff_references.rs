@@ -4,7 +4,7 @@
 //! (mol/L), checked at t = 1e0 … 1e11 s; Van der Pol μ = 1000 at t = 3000 s. The full sweep
 //! over tolerances, with and without `abs`, is `tests/stiff/sweep.py` (`sweep.txt`).
 
-mod common;
+use crate::common;
 
 use common::physis;
 

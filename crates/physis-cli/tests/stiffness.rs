@@ -1,7 +1,7 @@
 //! A problem that becomes stiff along the run ends as `unstable` with a hint naming a stiff
 //! scheme; a problem that stays non-stiff is never flagged. Through the `physis` binary.
 
-mod common;
+use crate::common;
 
 use common::physis;
 

@@ -2,7 +2,7 @@
 //! The tangent pass against analytic derivatives: the implicit residual's Jacobian, the
 //! rate's Jacobian-vector product, and the elementary rules one by one.
 
-mod common;
+use crate::common;
 
 use physis_ir::{BinOp, Builder, Source, TapeModel, UnOp, derive, prelude};
 use physis_runtime::{DenseMatrix, Model, StepArgs};

@@ -1,7 +1,7 @@
 //! End to end through the driver: Lotka–Volterra (ANCHORS A1) under Dormand–Prince at
 //! tolerance 1e-8 against the reference y(10) = (0.48914918, 0.48439503).
 
-mod common;
+use crate::common;
 
 use physis_ir::{TapeModel, prelude};
 use physis_runtime::{ReasonKind, RunOptions};

@@ -1,7 +1,7 @@
 //! Measured convergence orders of the prelude's schemes on problems with closed forms,
 //! stability of the implicit ones on a stiff problem, and what specialisation shares.
 
-mod common;
+use crate::common;
 
 use common::{decay, fixed_steps, orders, oscillator, stiff};
 use physis_ir::{SchemeDef, SchemeFns, TapeModel, prelude};

@@ -4,7 +4,7 @@
 //! and Van der Pol μ = 1000 (issue 20, `solve_ivp(method="Radau", rtol=1e-12,
 //! atol=1e-14)`, committed in `crates/physis-cli/tests/stiff/refs.txt`).
 
-mod references;
+use crate::references;
 
 use physis_oracle::front::{Outcome, run_text};
 use physis_runtime::{ReasonKind, RunOptions, SampleKind};

@@ -1,6 +1,6 @@
 //! Events with counters and resets, and stops, whose times and counts follow in closed form.
 
-mod common;
+use crate::common;
 
 use common::{property, rng};
 use physis_oracle::events::{

@@ -1,6 +1,6 @@
 //! The oracle's matrix exponential against closed forms, before anything trusts it.
 
-mod common;
+use crate::common;
 
 use common::{max_diff, property, rng};
 use physis_oracle::discrete::power;

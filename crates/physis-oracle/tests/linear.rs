@@ -3,7 +3,7 @@
 //! Mixed first- and second-order models under rk45 cover issue 19 item 1 (the
 //! first-same-as-last rate of the first-order slots).
 
-mod common;
+use crate::common;
 
 use common::{max_diff, property, rng, scale};
 use physis_oracle::discrete::{power, step_matrix};
@@ -126,9 +126,9 @@ fn mixed_order_models_match_the_exponential_under_rk45() {
     });
 }
 
-/// The long run: `ORACLE_CASES=5000 cargo test -p physis-oracle --test linear -- --ignored long`.
+/// The long run: `ORACLE_CASES=5000 cargo test -p physis-oracle --test integration -- --ignored linear::long`.
 #[test]
-#[ignore = "long run: ORACLE_CASES=5000 cargo test -p physis-oracle --test linear -- --ignored long"]
+#[ignore = "long run: ORACLE_CASES=5000 cargo test -p physis-oracle --test integration -- --ignored linear::long"]
 fn long_run_of_every_family() {
     for family in [Family::FIRST, Family::SECOND, Family::MIXED] {
         property("long_fixed", 2000, true, |s| fixed_case(s, family));

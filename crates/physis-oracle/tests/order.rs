@@ -1,7 +1,7 @@
 //! Each fixed scheme's order, measured on generated models: the error against `e^{TA}·z₀`
 //! at steps T/16, T/32, T/64, and `log₂` of the ratio of successive errors.
 
-mod common;
+use crate::common;
 
 use common::{max_diff, property, rng};
 use physis_oracle::front::run_text;

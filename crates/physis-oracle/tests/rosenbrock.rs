@@ -5,7 +5,7 @@
 //! meets the SciPy Radau references of Robertson and Van der Pol μ = 1000 (the values of
 //! issue 20, from SciPy's `solve_ivp(method="Radau", rtol=1e-12, atol=1e-14)`).
 
-mod references;
+use crate::references;
 
 use physis_runtime::RunOptions;
 use references::{

@@ -1,6 +1,6 @@
 //! Global errors against closed forms shrink with the tolerance (rk45) and the step (rk4).
 
-mod common;
+use crate::common;
 
 use common::{Scheme, model};
 use physis_runtime::{Cmp, Cond, ReasonKind, RunOptions, run};

@@ -1,6 +1,6 @@
 //! ANCHORS A3: bounce times to 1e-10 and no fall-through up to the Zeno point.
 
-mod common;
+use crate::common;
 
 use common::{Scheme, all, model};
 use physis_runtime::{Cause, Cmp, Collect, Cond, ReasonKind, RunOptions, SampleKind, run_into};

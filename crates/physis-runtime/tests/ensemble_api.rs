@@ -1,7 +1,7 @@
 //! The ensemble API: thread-count independence, sweeps against individual runs, reasons
 //! and exclusions, the writers and the summary, and the errors.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -2,7 +2,7 @@
 //! part travels in between processes: the same result, bit for bit, as one local run,
 //! whatever the split; parts that miss or double a member are refused.
 
-mod common;
+use crate::common;
 
 use common::{Scheme, TestModel, model};
 use physis_runtime::{Cmp, Cond, Ensemble, EnsembleError, EnsemblePart, ParamSet, Sweep};

@@ -1,9 +1,9 @@
 //! Ensembles of stochastic runs against closed forms: Ornstein–Uhlenbeck variance,
 //! geometric Brownian motion moments (ANCHORS A6), and the strong (½) and weak (1) orders
 //! of Euler–Maruyama. The heavier versions are `#[ignore]`d (run them with
-//! `cargo test -p physis-runtime --release --test ensemble_sde -- --ignored`).
+//! `cargo test -p physis-runtime --release --test integration ensemble_sde:: -- --ignored`).
 
-mod common;
+use crate::common;
 
 use common::{Scheme, TestModel, model};
 use physis_runtime::{Cmp, Cond, Ensemble, EnsembleResult, ParamSet, RunOptions};

@@ -1,7 +1,7 @@
 //! The event bugs peers have (ANCHORS): crossings at a step end, inside one step twice,
 //! two events in one step, simultaneous events, and event order.
 
-mod common;
+use crate::common;
 
 use common::{Scheme, model};
 use physis_runtime::{Cmp, Collect, Cond, ReasonKind, RunOptions, SampleKind, run_into};

@@ -1,6 +1,6 @@
 //! Implicit schemes: the driver's Newton, and step halving when Newton fails.
 
-mod common;
+use crate::common;
 
 use common::{Scheme, model};
 use physis_runtime::{Cmp, Cond, ReasonKind, RunOptions, run};

@@ -2,7 +2,7 @@
 //! ensembles member by member: identical results to the last bit, with the lanes shown to
 //! have taken steps.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,6 +1,6 @@
 //! Stochastic schemes: Euler–Maruyama on geometric Brownian motion (ANCHORS A6, fewer paths).
 
-mod common;
+use crate::common;
 
 use common::{Scheme, model};
 use physis_runtime::{Cmp, Cond, RunOptions, run};

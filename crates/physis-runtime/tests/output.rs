@@ -1,6 +1,6 @@
 //! Writers, the summary's exact layout, the stream, and determinism.
 
-mod common;
+use crate::common;
 
 use common::{Scheme, all, model};
 use physis_runtime::{Cmp, CsvWriter, JsonWriter, RunOptions, Summary, run, run_tee, stream};

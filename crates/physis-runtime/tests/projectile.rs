@@ -1,6 +1,6 @@
 //! The manual's projectile with linear drag stops at the ground, located to 1e-9 s.
 
-mod common;
+use crate::common;
 
 use common::{Scheme, all, model};
 use physis_runtime::{Cmp, ReasonKind, RunOptions, SampleKind, run};

@@ -1,7 +1,7 @@
 //! Every reason kind is reached, with its clause and line; the stability check accepts
 //! explicit Euler at 0.9× its limit and refuses it at 1.1×.
 
-mod common;
+use crate::common;
 
 use common::{Scheme, model};
 use physis_runtime::{Cause, Cmp, Cond, ReasonKind, RunError, RunOptions, run};

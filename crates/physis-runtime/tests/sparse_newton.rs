@@ -2,7 +2,7 @@
 //! finite differences one column colour at a time, solved by the tridiagonal path or the
 //! sparse LU, and must agree with the dense Newton.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -7,7 +7,7 @@
 //! Fresh seed each run (printed); a failing seed is appended to
 //! `tests/regressions/stiffness.txt` and replayed first on every later run.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 

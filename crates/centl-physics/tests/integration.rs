@@ -1,0 +1,16 @@
+//! The crate's integration tests as one test binary: each file beside this one is a module.
+//! One binary links once, where one per file linked the crate and its dependencies dozens of
+//! times over (gigabytes of disk and minutes of linking in CI). `.ci/check-architecture.sh`
+//! checks that every file here is declared below, so none is silently left out.
+
+mod common;
+
+mod affine_fast_path;
+mod continuous;
+mod event;
+mod event_world;
+mod gauntlet;
+mod irrational_event;
+mod no_float;
+mod properties;
+mod resolve;
