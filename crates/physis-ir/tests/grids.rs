@@ -448,10 +448,10 @@ fn a_field_law_not_linear_in_its_noise_is_refused_at_lowering() {
     let src = "simulate S {
   grid (x) : Length[10] from 0 m to 1 m
   field u : Temperature = 0 K
-  state s : Temperature = 0 K
+  state c : Temperature = 0 K
   noise w
-  law u' = 1 m²/s·laplacian(u) + 1 K/√s·w
-  law s' = −1 Hz·s
+  law u' = 1 m²/s·laplacian(u) + 1 K/s·√(1 s)·w
+  law c' = −1 Hz·c
   integrate eulerMaruyama step 1 ms
   stop when t ≥ 1 s
 }
