@@ -150,7 +150,7 @@ impl<'a> Call<'a> {
     }
 
     /// Statements leaving the function's outputs in `out` (a slice of that length).
-    pub(crate) fn into_slice(&self, g: &Gen, at: &At, out: TokenStream) -> TokenStream {
+    pub(crate) fn writing_into(&self, g: &Gen, at: &At, out: TokenStream) -> TokenStream {
         match self.store {
             Store::Stack => {
                 let c = self.value(g, at);
@@ -180,7 +180,7 @@ impl<'a> Call<'a> {
                 let c = self.value(g, at);
                 (quote!(let v = #c;), quote!(v))
             }
-            Store::Heap => (self.into_slice(g, at, buf.clone()), buf),
+            Store::Heap => (self.writing_into(g, at, buf.clone()), buf),
         }
     }
 }

@@ -12,8 +12,8 @@ use quote::quote;
 
 use crate::error::GenError;
 use crate::func::Inputs;
-use crate::hoist::{Hoist, hoist_block, roots, static_values};
 use crate::grid_emit::{Buf, Emitter, Idx, Place};
+use crate::hoist::{Hoist, hoist_block, roots, static_values};
 use crate::names::usize_lit;
 
 /// Arrays up to this length stay on the stack.

@@ -8,9 +8,9 @@ use physis_ir::IrModel;
 use quote::quote;
 
 use crate::hoist::Hoist;
-use crate::pattern::pattern_items;
 use crate::model::{Emitted, Fns, Heap, SchemeGens, Storage, signature};
 use crate::names::usize_lit;
+use crate::pattern::pattern_items;
 use crate::plan::Plan;
 
 /// What a model over grid fields writes: functions writing into the driver's slices with

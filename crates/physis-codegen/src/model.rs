@@ -6,8 +6,8 @@ use physis_ir::{Function, IrModel, SchemeFns, Source};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::error::GenError;
 use crate::call::{At, Call, Store};
+use crate::error::GenError;
 use crate::func::{Inputs, body};
 use crate::hoist::Hoist;
 use crate::info::model_info;
@@ -220,7 +220,7 @@ impl Methods {
         let (dim, nw) = (ir.dynamics.dim(), ir.info.noises);
         let g = |i: usize| &fns.list[i];
         let call = |i: usize, at: &At, fail: TokenStream, out: TokenStream| {
-            Call::new(store, dim, nw, &fail).into_slice(g(i), at, out)
+            Call::new(store, dim, nw, &fail).writing_into(g(i), at, out)
         };
         let at = At::conditions();
         let nan = quote!(out.fill(f64::NAN); return;);

@@ -23,9 +23,7 @@ pub(crate) fn explicit(
     let dim = call.dim;
     let d = usize_lit(dim);
     let fail = quote!(next.fill(f64::NAN); return;);
-    let (run, v) = call
-        .failing(&fail)
-        .run(step, &At::step(), quote!(self.so));
+    let (run, v) = call.failing(&fail).run(step, &At::step(), quote!(self.so));
     let mut from = dim;
     let err = if adaptive {
         let (a, b) = (usize_lit(from), usize_lit(from + dim));
@@ -60,7 +58,9 @@ pub(crate) fn explicit(
             y: quote!(&*next),
             ..At::step()
         };
-        let rc = call.failing(&quote!(return;)).into_slice(rate, &at, quote!(f1));
+        let rc = call
+            .failing(&quote!(return;))
+            .writing_into(rate, &at, quote!(f1));
         quote!(if let Some(f1) = f1 { #rc })
     };
     let inline = (call.store == Store::Stack).then(|| quote!(#[inline]));
@@ -81,11 +81,16 @@ pub(crate) fn explicit(
 /// the wrong length): from the dense Jacobian function when the IR has one, else column by
 /// column from the Jacobian-vector product at unit seeds (in `self.seed` and `self.col` on
 /// the heap).
-pub(crate) fn jacobian_fill(call: &Call<'_>, dense: Option<&Gen>, jvp: &Gen, at: &At) -> TokenStream {
+pub(crate) fn jacobian_fill(
+    call: &Call<'_>,
+    dense: Option<&Gen>,
+    jvp: &Gen,
+    at: &At,
+) -> TokenStream {
     let bail = quote!(return false;);
     let call = call.failing(&bail);
     if let Some(j) = dense {
-        return call.into_slice(j, at, quote!(jac.as_mut_slice()));
+        return call.writing_into(j, at, quote!(jac.as_mut_slice()));
     }
     let d = usize_lit(jvp.inputs.unknown_len(call.dim));
     let (buffers, seed, col) = match call.store {
@@ -100,7 +105,7 @@ pub(crate) fn jacobian_fill(call: &Call<'_>, dense: Option<&Gen>, jvp: &Gen, at:
         s: quote!(&#seed[..]),
         ..at.clone()
     };
-    let c = call.into_slice(jvp, &at, col.clone());
+    let c = call.writing_into(jvp, &at, col.clone());
     quote! {
         #buffers
         for c in 0..#d {
@@ -126,12 +131,12 @@ pub(crate) fn implicit(
     let at = At::step();
     let res_call = call
         .failing(&quote!(r.fill(f64::NAN); return;))
-        .into_slice(res, &at, quote!(r));
+        .writing_into(res, &at, quote!(r));
     let jac_fill = jacobian_fill(call, jac, jvp, &at);
     let err_body = match err {
         Some(e) => call
             .failing(&quote!(err.fill(f64::NAN); return;))
-            .into_slice(e, &at, quote!(err)),
+            .writing_into(e, &at, quote!(err)),
         None => quote!(err.fill(0.0);),
     };
     let sparse = match call.store {
@@ -142,7 +147,7 @@ pub(crate) fn implicit(
                 bufs: (quote!(k), quote!(&mut *b)),
                 ..call.failing(&fail)
             }
-            .into_slice(
+            .writing_into(
                 jvp,
                 &At {
                     s: quote!(s),
