@@ -69,9 +69,9 @@ pub struct Expr {
     pub span: Span,
 }
 
-/// Checked expression forms.
+/// Checked expression forms. Exhaustive, like the operators and functions below, so a new
+/// form is a compile error in the lowering and every other reader of a checked model.
 #[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
 pub enum ExprKind {
     /// A number in SI base units (`10 ms` is `0.01`).
     Const(f64),
@@ -145,7 +145,6 @@ pub enum ExprKind {
 
 /// Arithmetic operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum ArithOp {
     /// `+`
     Add,
@@ -159,7 +158,6 @@ pub enum ArithOp {
 
 /// Inputs a scheme reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum SchemeInput {
     /// `t`: the time at the start of the step.
     T,
@@ -183,7 +181,6 @@ pub enum SchemeInput {
 
 /// The model functions a scheme may call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum SchemeFn {
     /// `f(t, y)`: the rate (drift for stochastic laws).
     F,
@@ -195,7 +192,6 @@ pub enum SchemeFn {
 
 /// Comparison operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum CmpOp {
     /// `<`
     Lt,
@@ -213,7 +209,6 @@ pub enum CmpOp {
 
 /// A checked condition (stop and event clauses).
 #[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
 pub enum Cond {
     /// Two scalars of one dimension compared.
     Compare {
@@ -234,7 +229,6 @@ pub enum Cond {
 
 /// Built-in functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 #[allow(missing_docs)] // the names are the functions'
 pub enum Builtin {
     Sin,
@@ -389,25 +383,80 @@ impl Builtin {
 }
 
 impl Expr {
+    /// Each direct sub-expression, in order. Exhaustive over the forms, so every walk
+    /// below learns of a new form by a compile error.
+    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
+        match &self.kind {
+            ExprKind::Vector(items) => items.iter().for_each(f),
+            ExprKind::Neg(e) => f(e),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                f(lhs);
+                f(rhs);
+            }
+            ExprKind::Pow { base, exponent } => {
+                f(base);
+                f(exponent);
+            }
+            ExprKind::Call { args, .. } | ExprKind::SchemeCall { args, .. } => {
+                args.iter().for_each(f)
+            }
+            ExprKind::Index { base, .. } => f(base),
+            ExprKind::Const(_)
+            | ExprKind::Constant { .. }
+            | ExprKind::Time
+            | ExprKind::Param(_)
+            | ExprKind::State(_)
+            | ExprKind::Rate(_)
+            | ExprKind::GridCoord(_)
+            | ExprKind::Noise(_)
+            | ExprKind::Hamiltonian
+            | ExprKind::SchemeInput(_)
+            | ExprKind::Local(_) => {}
+        }
+    }
+
+    /// Each direct sub-expression, mutably, in the order of [`Expr::for_each_child`].
+    pub fn for_each_child_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
+        match &mut self.kind {
+            ExprKind::Vector(items) => items.iter_mut().for_each(f),
+            ExprKind::Neg(e) => f(e),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                f(lhs);
+                f(rhs);
+            }
+            ExprKind::Pow { base, exponent } => {
+                f(base);
+                f(exponent);
+            }
+            ExprKind::Call { args, .. } | ExprKind::SchemeCall { args, .. } => {
+                args.iter_mut().for_each(f)
+            }
+            ExprKind::Index { base, .. } => f(base),
+            ExprKind::Const(_)
+            | ExprKind::Constant { .. }
+            | ExprKind::Time
+            | ExprKind::Param(_)
+            | ExprKind::State(_)
+            | ExprKind::Rate(_)
+            | ExprKind::GridCoord(_)
+            | ExprKind::Noise(_)
+            | ExprKind::Hamiltonian
+            | ExprKind::SchemeInput(_)
+            | ExprKind::Local(_) => {}
+        }
+    }
+
     /// Visit this expression and every sub-expression, parents first.
     pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         f(self);
-        match &self.kind {
-            ExprKind::Vector(items) => items.iter().for_each(|e| e.walk(f)),
-            ExprKind::Neg(e) => e.walk(f),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                lhs.walk(f);
-                rhs.walk(f);
-            }
-            ExprKind::Pow { base, exponent } => {
-                base.walk(f);
-                exponent.walk(f);
-            }
-            ExprKind::Call { args, .. } | ExprKind::SchemeCall { args, .. } => {
-                args.iter().for_each(|e| e.walk(f))
-            }
-            ExprKind::Index { base, .. } => base.walk(f),
-            _ => {}
+        self.for_each_child(|e| e.walk(f));
+    }
+
+    /// Visit this expression and every sub-expression mutably, parents first; where `f`
+    /// returns false (it replaced the node, say) the walk does not descend.
+    pub fn walk_mut(&mut self, f: &mut impl FnMut(&mut Expr) -> bool) {
+        if f(self) {
+            self.for_each_child_mut(|e| e.walk_mut(f));
         }
     }
 

@@ -4,7 +4,7 @@
 //! node re-spanned to the call, replaces the call. Later stages see only the existing checked
 //! forms, so derivatives, Jacobians, lowering and both back ends need no change.
 
-use crate::expr::{Expr, ExprKind, Shape};
+use crate::expr::{Expr, Shape};
 use crate::infer::{CResult, Cx, GridInfo, Reported, Scope, dim_name};
 use crate::modules::{Function, Origin, env, physis_constant};
 use physis_syntax::ast;
@@ -22,27 +22,10 @@ thread_local! {
 
 /// Every node of `e` located at `span` (a body's own spans belong to another text).
 pub(crate) fn respan(mut e: Expr, span: Span) -> Expr {
-    fn walk(e: &mut Expr, span: Span) {
-        e.span = span;
-        match &mut e.kind {
-            ExprKind::Vector(items) => items.iter_mut().for_each(|i| walk(i, span)),
-            ExprKind::Neg(x) => walk(x, span),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                walk(lhs, span);
-                walk(rhs, span);
-            }
-            ExprKind::Pow { base, exponent } => {
-                walk(base, span);
-                walk(exponent, span);
-            }
-            ExprKind::Call { args, .. } | ExprKind::SchemeCall { args, .. } => {
-                args.iter_mut().for_each(|a| walk(a, span));
-            }
-            ExprKind::Index { base, .. } => walk(base, span),
-            _ => {}
-        }
-    }
-    walk(&mut e, span);
+    e.walk_mut(&mut |x| {
+        x.span = span;
+        true
+    });
     e
 }
 

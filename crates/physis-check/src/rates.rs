@@ -172,33 +172,19 @@ fn settle_read(
 
 /// Replaces each rate in `e` by the (already substituted) right side of its law.
 fn replace(e: &mut Expr, laws: &[Law]) {
-    if let ExprKind::Rate(id) = e.kind {
+    e.walk_mut(&mut |x| {
+        let ExprKind::Rate(id) = x.kind else {
+            return true;
+        };
         if let Some(law) = laws.iter().find(|l| l.target == id) {
-            let span = e.span;
-            *e = Expr {
+            let span = x.span;
+            *x = Expr {
                 span,
                 ..law.rhs.clone()
             };
         }
-        return;
-    }
-    match &mut e.kind {
-        ExprKind::Vector(items) => items.iter_mut().for_each(|x| replace(x, laws)),
-        ExprKind::Neg(x) => replace(x, laws),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            replace(lhs, laws);
-            replace(rhs, laws);
-        }
-        ExprKind::Pow { base, exponent } => {
-            replace(base, laws);
-            replace(exponent, laws);
-        }
-        ExprKind::Call { args, .. } | ExprKind::SchemeCall { args, .. } => {
-            args.iter_mut().for_each(|x| replace(x, laws))
-        }
-        ExprKind::Index { base, .. } => replace(base, laws),
-        _ => {}
-    }
+        false
+    });
 }
 
 fn placeholder() -> Expr {

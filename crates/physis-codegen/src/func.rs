@@ -1,10 +1,8 @@
 //! One IR [`Function`] to straight-line Rust: a `let` per instruction, `[f64; N]` arrays
 //! for array values, and the outputs flattened into one array.
 //!
-//! The interpreter runs every function with its parameters folded in (`bind_params`): each
-//! value that depends on parameters only becomes a constant once per run. The generated
-//! code does the same work at the same moment: such values are computed once when the model
-//! is built ([`Hoist`], the model's `k` array) and read from there. Folding is exact except
+//! Values that depend on parameters only are computed once per run, as the interpreter
+//! folds them ([`crate::hoist`]), and read from the model's `k` array. Folding is exact except
 //! for one rewrite, `a^b` with a constant exponent `b`, which the builder turns into `powi`
 //! or `sqrt`; a parameter exponent therefore gets the same decision at run time
 //! ([`pow_bound`]). Every scalar formula is that of `physis_ir::eval`, in the same order.
@@ -14,6 +12,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::error::GenError;
+use crate::hoist::{Hoist, hoist_block, roots, static_values};
 use crate::names::{f64_lit, usize_lit};
 
 /// The inputs a generated function receives (each an array reference named as below).
@@ -68,27 +67,13 @@ impl Inputs {
     }
 }
 
-/// Values computed once per parameter set: the model's `k` array and the code filling it.
-#[derive(Debug, Default)]
-pub struct Hoist {
-    /// Slots used so far.
-    pub len: usize,
-    /// One block per function, run by the model's `bind`.
-    pub blocks: Vec<TokenStream>,
-    /// Slot of each hoisted expression (by its text), shared between functions.
-    pub(crate) memo: std::collections::HashMap<String, usize>,
-    /// Functions hoisted so far (makes keys of unshareable values unique).
-    pub(crate) functions: usize,
-    /// Scratch the hoisting code of grid models needs for long intermediates.
-    pub(crate) scratch: usize,
-}
-
 /// The body of a generated function: statements ending in the `[f64; N]` of its outputs.
 /// Hoisted values are read from `k`, a parameter of the function.
 pub fn body(f: &Function, inputs: Inputs, hoist: &mut Hoist) -> Result<TokenStream, GenError> {
     let stat = static_values(f);
     let root = roots(f, &stat);
-    let slots = hoist_block(f, &stat, &root, hoist)?;
+    // Every intermediate of `bind` is a local here: a small model's arrays are short.
+    let slots = hoist_block(f, &stat, &root, hoist, usize::MAX)?;
     let mut stmts = Vec::new();
     for (i, inst) in f.insts.iter().enumerate() {
         let v = format_ident!("v{}", i);
@@ -153,163 +138,6 @@ pub fn body(f: &Function, inputs: Inputs, hoist: &mut Hoist) -> Result<TokenStre
     })
 }
 
-/// The static values read by dynamic code or returned: those worth hoisting.
-pub(crate) fn roots(f: &Function, stat: &[bool]) -> Vec<bool> {
-    let mut root = vec![false; f.insts.len()];
-    for (i, inst) in f.insts.iter().enumerate() {
-        if !stat[i] {
-            inst.op.for_each_operand(|v| root[v.index()] = true);
-        }
-    }
-    for v in &f.outputs {
-        root[v.index()] = true;
-    }
-    for (i, inst) in f.insts.iter().enumerate() {
-        if !stat[i] || matches!(inst.op, Op::Const(_)) {
-            root[i] = false;
-        }
-    }
-    root
-}
-
-/// True for values that depend on nothing but constants and parameters.
-pub(crate) fn static_values(f: &Function) -> Vec<bool> {
-    let mut stat = vec![false; f.insts.len()];
-    for (i, inst) in f.insts.iter().enumerate() {
-        stat[i] = match inst.op {
-            Op::Const(_) => true,
-            Op::Load(src, _) | Op::LoadRange(src, _, _) => src == Source::Param,
-            ref op => {
-                let mut all = true;
-                op.for_each_operand(|v| all &= stat[v.index()]);
-                all
-            }
-        };
-    }
-    stat
-}
-
-/// Emits the code computing the hoisted values of `f` into `k`; returns each value's slot.
-/// A value another function already hoisted (same expression of the params) shares its slot.
-fn hoist_block(
-    f: &Function,
-    stat: &[bool],
-    root: &[bool],
-    hoist: &mut Hoist,
-) -> Result<Vec<Option<usize>>, GenError> {
-    let n = f.insts.len();
-    let plain = vec![false; n];
-    let canon = canon_keys(f, stat, hoist);
-    let mut slots = vec![None; n];
-    let mut fresh = root.to_vec();
-    for i in 0..n {
-        if root[i]
-            && let Some(slot) = hoist.memo.get(&canon[i])
-        {
-            slots[i] = Some(*slot);
-            fresh[i] = false;
-        }
-    }
-    let mut need = fresh.clone();
-    for i in (0..n).rev() {
-        if need[i] {
-            f.insts[i].op.for_each_operand(|v| need[v.index()] = true);
-        }
-    }
-    let mut stmts = Vec::new();
-    for (i, inst) in f.insts.iter().enumerate() {
-        let skip = matches!(inst.op, Op::Const(_) | Op::Load(..)) && !fresh[i];
-        if !need[i] || !stat[i] || skip {
-            continue;
-        }
-        let v = format_ident!("v{}", i);
-        let opd = |w: ValueId| static_operand(f, w);
-        match inst.ty {
-            Ty::Scalar => {
-                let e = scalar_expr(f, &inst.op, &opd, &plain)?;
-                stmts.push(quote!(let #v = #e;));
-            }
-            Ty::Array(len) => {
-                let e = array_expr(f, &inst.op, len, &opd, &plain)?;
-                let l = usize_lit(len as usize);
-                stmts.push(quote!(let #v: [f64; #l] = #e;));
-            }
-        }
-        if fresh[i] {
-            let slot = hoist.len;
-            hoist.len += inst.ty.len();
-            hoist.memo.insert(canon[i].clone(), slot);
-            slots[i] = Some(slot);
-            match inst.ty {
-                Ty::Scalar => {
-                    let s = usize_lit(slot);
-                    stmts.push(quote!(k[#s] = #v;));
-                }
-                Ty::Array(len) => {
-                    for j in 0..len as usize {
-                        let (s, j) = (usize_lit(slot + j), usize_lit(j));
-                        stmts.push(quote!(k[#s] = #v[#j];));
-                    }
-                }
-            }
-        }
-    }
-    if !stmts.is_empty() {
-        hoist.blocks.push(quote!({ #(#stmts)* }));
-    }
-    Ok(slots)
-}
-
-/// The expression of each static value in the params alone: the key under which hoisted
-/// values are shared between functions. Long expressions, and operations only the grid
-/// back end emits, get a key of their own.
-pub(crate) fn canon_keys(f: &Function, stat: &[bool], hoist: &mut Hoist) -> Vec<String> {
-    hoist.functions += 1;
-    let n = f.insts.len();
-    let plain = vec![false; n];
-    let mut canon: Vec<String> = vec![String::new(); n];
-    for (i, inst) in f.insts.iter().enumerate() {
-        if !stat[i] {
-            continue;
-        }
-        let opd = |w: ValueId| {
-            let c: TokenStream = canon[w.index()].parse().unwrap_or_default();
-            quote!((#c))
-        };
-        let e = match (&inst.op, inst.ty) {
-            (Op::Load(Source::Param, k), _) => {
-                let k = usize_lit(*k as usize);
-                Ok(quote!(p[#k]))
-            }
-            (op, Ty::Scalar) => scalar_expr(f, op, &opd, &plain),
-            (op, Ty::Array(len)) => array_expr(f, op, len, &opd, &plain),
-        };
-        let text = e.map(|e| e.to_string()).unwrap_or_default();
-        // Long expressions are not worth comparing (and could grow with sharing).
-        canon[i] = if text.is_empty() || text.len() > 4096 {
-            format!("unique{}_{i}", hoist.functions)
-        } else {
-            text
-        };
-    }
-    canon
-}
-
-/// An operand inside the hoisting code: constants inline, params from `p`.
-fn static_operand(f: &Function, v: ValueId) -> TokenStream {
-    match f.insts[v.index()].op {
-        Op::Const(bits) => f64_lit(f64::from_bits(bits)),
-        Op::Load(Source::Param, k) => {
-            let k = usize_lit(k as usize);
-            quote!(p[#k])
-        }
-        _ => {
-            let id = format_ident!("v{}", v.index());
-            quote!(#id)
-        }
-    }
-}
-
 /// An operand in a function body: constants and scalar loads inline, the rest by name.
 fn operand(f: &Function, v: ValueId, slots: &[Option<usize>]) -> TokenStream {
     let i = v.index();
@@ -340,14 +168,15 @@ pub(crate) fn load(src: Source, k: u32) -> TokenStream {
         Source::Rate => quote!(r[#k]),
         Source::Seed => quote!(s[#k]),
         Source::Stages => quote!(st[#k]),
-        _ => quote!(0.0f64),
+        // Noise reads as zero, as in the interpreter.
+        Source::Noise => quote!(0.0f64),
     }
 }
 
-type Opd<'a> = dyn Fn(ValueId) -> TokenStream + 'a;
+pub(crate) type Opd<'a> = dyn Fn(ValueId) -> TokenStream + 'a;
 
 /// A scalar operation. `stat` marks static operands (for the exponent rule of `Pow`).
-fn scalar_expr(
+pub(crate) fn scalar_expr(
     f: &Function,
     op: &Op,
     opd: &Opd<'_>,
@@ -385,12 +214,18 @@ fn scalar_expr(
             let (u, du) = (opd(*u), opd(*du));
             quote!(::physis_runtime::kernels::pick_max_abs(&#u, &#du))
         }
-        other => return Err(unsupported(format!("the scalar operation {other:?}"))),
+        // Array-valued operations never have a scalar type.
+        other @ (Op::LoadRange(..)
+        | Op::Pack(_)
+        | Op::Splat(..)
+        | Op::Gather(..)
+        | Op::Stencil(_)
+        | Op::Solve(..)) => return Err(unsupported(format!("the scalar operation {other:?}"))),
     })
 }
 
 /// An array operation of length `len`, elementwise with scalars broadcast.
-fn array_expr(
+pub(crate) fn array_expr(
     f: &Function,
     op: &Op,
     len: u32,
@@ -435,7 +270,12 @@ fn array_expr(
         }
         Op::Solve(m, b) => solve(opd(*m), opd(*b)),
         Op::Stencil(_) => return Err(unsupported("stencils over grid fields".into())),
-        other => return Err(unsupported(format!("the array operation {other:?}"))),
+        // Scalar-valued operations never have an array type.
+        other @ (Op::Const(_)
+        | Op::Load(..)
+        | Op::Index(..)
+        | Op::Reduce(..)
+        | Op::PickMaxAbs(..)) => return Err(unsupported(format!("the array operation {other:?}"))),
     })
 }
 

@@ -71,7 +71,8 @@ fn input_name(src: Source) -> Option<TokenStream> {
         Source::Guess => quote!(g),
         Source::Rate => quote!(r),
         Source::Seed => quote!(s),
-        _ => return None,
+        // Scalars, or (the stages) never read by a grid model.
+        Source::T | Source::H | Source::Stages | Source::Noise => return None,
     })
 }
 
@@ -174,7 +175,18 @@ impl Emitter<'_> {
             Op::Binary(o, a, b) => func::binary(*o, e(a)?, e(b)?),
             Op::Powi(a, n) => func::powi(e(a)?, *n),
             Op::Select(c, a, b) => func::select(e(c)?, e(a)?, e(b)?),
-            other => return Err(unsupported(format!("the operation {other:?}"))),
+            // Only the four above are elementwise.
+            other @ (Op::Const(_)
+            | Op::Load(..)
+            | Op::LoadRange(..)
+            | Op::Pack(_)
+            | Op::Splat(..)
+            | Op::Index(..)
+            | Op::Gather(..)
+            | Op::Stencil(_)
+            | Op::Reduce(..)
+            | Op::PickMaxAbs(..)
+            | Op::Solve(..)) => return Err(unsupported(format!("the operation {other:?}"))),
         })
     }
 
@@ -213,7 +225,17 @@ impl Emitter<'_> {
                 let (u, du) = (self.slice(*u)?, self.slice(*du)?);
                 quote!(#k::pick_max_abs(#u, #du))
             }
-            other => return Err(unsupported(format!("the scalar operation {other:?}"))),
+            // Constants and loads have places of their own; the rest are arrays.
+            other @ (Op::Const(_)
+            | Op::Load(..)
+            | Op::LoadRange(..)
+            | Op::Pack(_)
+            | Op::Splat(..)
+            | Op::Gather(..)
+            | Op::Stencil(_)
+            | Op::Solve(..)) => {
+                return Err(unsupported(format!("the scalar operation {other:?}")));
+            }
         })
     }
 
@@ -260,7 +282,15 @@ impl Emitter<'_> {
                     x
                 };)
             }
-            other => return Err(unsupported(format!("the array operation {other:?}"))),
+            // Loads are read in place; the rest are scalars.
+            other @ (Op::Const(_)
+            | Op::Load(..)
+            | Op::LoadRange(..)
+            | Op::Index(..)
+            | Op::Reduce(..)
+            | Op::PickMaxAbs(..)) => {
+                return Err(unsupported(format!("the array operation {other:?}")));
+            }
         })
     }
 
@@ -312,7 +342,15 @@ impl Emitter<'_> {
                 let (a, z) = (usize_lit(off), usize_lit(off + n));
                 self.stencil(st, Some((b, off)), quote!(&mut #name[#a..#z]))?
             }
-            other => {
+            // Not written into a buffer: loads are read in place, a solve is emitted only
+            // as a short array, the rest are scalars.
+            other @ (Op::Const(_)
+            | Op::Load(..)
+            | Op::LoadRange(..)
+            | Op::Index(..)
+            | Op::Reduce(..)
+            | Op::PickMaxAbs(..)
+            | Op::Solve(..)) => {
                 return Err(unsupported(format!(
                     "the operation {other:?} on an array of {n}"
                 )));

@@ -6,13 +6,14 @@
 //! place. Every function writes its outputs into `out` instead of returning them.
 //! Stencils, reductions and solves call the runtime's kernels, as the interpreter does.
 
-use physis_ir::{Function, Op, Source, Ty};
+use physis_ir::{Function, Op, Ty};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::error::GenError;
-use crate::func::{self, Hoist, Inputs};
+use crate::func::Inputs;
 use crate::grid_emit::{Buf, Emitter, Idx, Place};
+use crate::hoist::{Hoist, hoist_block, roots, static_values};
 use crate::names::usize_lit;
 
 /// Arrays up to this length stay on the stack.
@@ -52,9 +53,9 @@ pub fn body(
     regs: &mut usize,
 ) -> Result<TokenStream, GenError> {
     let n = f.insts.len();
-    let stat = func::static_values(f);
-    let root = func::roots(f, &stat);
-    let slots = hoist_block(f, &stat, &root, hoist)?;
+    let stat = static_values(f);
+    let root = roots(f, &stat);
+    let slots = hoist_block(f, &stat, &root, hoist, STACK_MAX)?;
     let mut last = vec![0usize; n];
     for (i, inst) in f.insts.iter().enumerate() {
         inst.op.for_each_operand(|v| last[v.index()] = i);
@@ -139,104 +140,6 @@ pub fn body(
         pos += len;
     }
     Ok(quote!(#(#stmts)*))
-}
-
-/// Emits the code computing the hoisted values of `f` into `k` (long roots straight
-/// there, long intermediates in the scratch `b` of `bind`); returns each root's slot. A value another function
-/// already hoisted (same expression of the params) is read from its slot.
-fn hoist_block(
-    f: &Function,
-    stat: &[bool],
-    root: &[bool],
-    hoist: &mut Hoist,
-) -> Result<Vec<Option<usize>>, GenError> {
-    let n = f.insts.len();
-    let canon = func::canon_keys(f, stat, hoist);
-    let mut slots = vec![None; n];
-    let mut hit = vec![false; n];
-    for i in 0..n {
-        if root[i]
-            && let Some(slot) = hoist.memo.get(&canon[i])
-        {
-            slots[i] = Some(*slot);
-            hit[i] = true;
-        }
-    }
-    let fresh: Vec<bool> = (0..n).map(|i| root[i] && !hit[i]).collect();
-    let mut need = fresh.clone();
-    for i in (0..n).rev() {
-        if need[i] && !hit[i] {
-            f.insts[i].op.for_each_operand(|v| need[v.index()] = true);
-        }
-    }
-    let mut places = vec![Place::Missing; n];
-    let mut top = 0usize;
-    for (i, inst) in f.insts.iter().enumerate() {
-        if !need[i] || !stat[i] {
-            continue;
-        }
-        places[i] = match (&inst.op, slots[i]) {
-            (_, Some(s)) if inst.ty == Ty::Scalar => Place::KScalar(s),
-            (_, Some(s)) => Place::Buf(Buf::K, s),
-            (Op::Const(bits), None) => Place::Const(f64::from_bits(*bits)),
-            (Op::Load(Source::Param, k), None) => Place::Input(Source::Param, *k),
-            (Op::LoadRange(Source::Param, off, _), None) => Place::View(Source::Param, *off),
-            (_, None) => match inst.ty {
-                // A long root goes straight to `k`; a long intermediate to `bind`'s scratch.
-                Ty::Array(len) if len as usize > STACK_MAX && fresh[i] => {
-                    let s = hoist.len;
-                    hoist.len += len as usize;
-                    Place::Buf(Buf::K, s)
-                }
-                Ty::Array(len) if len as usize > STACK_MAX => {
-                    top += len as usize;
-                    Place::Buf(Buf::B, top - len as usize)
-                }
-                _ => Place::Local,
-            },
-        };
-    }
-    hoist.scratch = hoist.scratch.max(top);
-    // Folding in the interpreter applies the plain operations (no exponent rule).
-    let plain = vec![false; n];
-    let em = Emitter {
-        f,
-        places,
-        stat: &plain,
-    };
-    let mut stmts = Vec::new();
-    for i in 0..n {
-        if need[i] && stat[i] && !hit[i] {
-            stmts.push(em.stmt(i)?);
-        }
-    }
-    for i in 0..n {
-        if !fresh[i] {
-            continue;
-        }
-        let slot = match em.places[i] {
-            Place::Buf(Buf::K, s) => s,
-            _ => {
-                let s = hoist.len;
-                let len = f.insts[i].ty.len();
-                hoist.len += len;
-                if f.insts[i].ty == Ty::Scalar {
-                    let (sl, e) = (usize_lit(s), em.elem_at(i, &Idx::Lit(0))?);
-                    stmts.push(quote!(k[#sl] = #e;));
-                } else {
-                    let (a, z, src) = (usize_lit(s), usize_lit(s + len), em.slice_at(i)?);
-                    stmts.push(quote!(k[#a..#z].copy_from_slice(#src);));
-                }
-                s
-            }
-        };
-        hoist.memo.insert(canon[i].clone(), slot);
-        slots[i] = Some(slot);
-    }
-    if !stmts.is_empty() {
-        hoist.blocks.push(quote!({ #(#stmts)* }));
-    }
-    Ok(slots)
 }
 
 #[cfg(test)]

@@ -5,104 +5,13 @@
 //! interpreter hands Newton. Mirrors `physis_ir::TapeModel` call for call.
 
 use physis_ir::IrModel;
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
-use crate::func::Hoist;
-use crate::grid_scheme::{explicit, implicit, pattern_items};
-use crate::model::{Emitted, Fns, Gen, Heap, SchemeGens, Storage, signature};
+use crate::hoist::Hoist;
+use crate::model::{Emitted, Fns, Heap, SchemeGens, Storage, signature};
 use crate::names::usize_lit;
+use crate::pattern::pattern_items;
 use crate::plan::Plan;
-
-/// How each input is spelled where a function is called.
-#[derive(Clone)]
-pub(crate) struct At {
-    pub(crate) t: TokenStream,
-    pub(crate) h: TokenStream,
-    pub(crate) y: TokenStream,
-    pub(crate) f0: TokenStream,
-    pub(crate) dw: TokenStream,
-    pub(crate) g: TokenStream,
-    pub(crate) r: TokenStream,
-    pub(crate) s: TokenStream,
-}
-
-impl At {
-    pub(crate) fn conditions() -> At {
-        At {
-            t: quote!(t),
-            h: quote!(0.0f64),
-            y: quote!(y),
-            f0: quote!(y),
-            dw: quote!([0.0f64; 0]),
-            g: quote!(y),
-            r: quote!(r),
-            s: quote!(y),
-        }
-    }
-
-    pub(crate) fn step() -> At {
-        At {
-            t: quote!(args.t),
-            h: quote!(args.h),
-            y: quote!(args.y),
-            f0: quote!(args.f0),
-            dw: quote!(args.dw),
-            g: quote!(next),
-            r: quote!(args.y),
-            s: quote!(seed),
-        }
-    }
-}
-
-/// What a call needs besides the inputs.
-pub(crate) struct Call<'a> {
-    pub(crate) dim: usize,
-    pub(crate) nw: usize,
-    /// Run when a slice has the wrong length.
-    pub(crate) fail: &'a TokenStream,
-    /// The hoisted values and work registers (`&self.k`, `&mut self.b` by default).
-    pub(crate) bufs: (TokenStream, TokenStream),
-}
-
-impl Call<'_> {
-    /// `{ convert slices to array references (or run fail); Self::f(k, b, inputs, out) }`.
-    pub(crate) fn emit(&self, g: &Gen, at: &At, out: TokenStream) -> TokenStream {
-        let (d, w) = (usize_lit(self.dim), usize_lit(self.nw));
-        let fail = self.fail;
-        let i = g.inputs;
-        let mut stmts = Vec::new();
-        let (k, b) = &self.bufs;
-        let mut args = vec![k.clone(), b.clone()];
-        if i.t {
-            args.push(at.t.clone());
-        }
-        if i.h {
-            args.push(at.h.clone());
-        }
-        let mut conv = |on: bool, local: &str, src: &TokenStream, n: &TokenStream| {
-            if on {
-                let id = format_ident!("{}_a", local);
-                stmts.push(quote!(let Ok(#id) = <&[f64; #n]>::try_from(&#src[..]) else { #fail };));
-                args.push(quote!(#id));
-            }
-        };
-        conv(i.y, "y", &at.y, &d);
-        conv(i.f0, "f0", &at.f0, &d);
-        conv(i.dw, "dw", &at.dw, &w);
-        let u = usize_lit(i.unknown_len(self.dim));
-        conv(i.guess, "g", &at.g, &u);
-        conv(i.rate, "r", &at.r, &d);
-        conv(i.seed, "s", &at.s, &u);
-        let n = usize_lit(g.out);
-        stmts.push(
-            quote!(let Ok(out_a) = <&mut [f64; #n]>::try_from(&mut #out[..]) else { #fail };),
-        );
-        args.push(quote!(out_a));
-        let name = &g.name;
-        quote!({ #(#stmts)* Self::#name(#(#args),*); })
-    }
-}
 
 /// What a model over grid fields writes: functions writing into the driver's slices with
 /// work registers `b`, heap buffers allocated once per run and the sparse Jacobian pattern.
@@ -138,63 +47,6 @@ pub(crate) fn emit(plan: &Plan, ir: &IrModel, fns: &Fns, hoist: &Hoist, regs: us
             fn #name(k: &[f64; #nk], b: &mut [f64; #nb], #sig out: &mut [f64; #n]) { #b }
         }
     });
-    fn call(fail: &TokenStream, dim: usize, nw: usize) -> Call<'_> {
-        Call {
-            dim,
-            nw,
-            fail,
-            bufs: (quote!(&self.k), quote!(&mut self.b)),
-        }
-    }
-    let at = At::conditions();
-    let initial_call = call(&quote!(return;), dim, nw).emit(&gens[fns.initial], &at, quote!(y0));
-    let rate_call = call(&quote!(dydt.fill(f64::NAN); return;), dim, nw).emit(
-        &gens[fns.rate],
-        &at,
-        quote!(dydt),
-    );
-    let jvp_call = call(&quote!(out.fill(f64::NAN); return true;), dim, nw).emit(
-        &gens[fns.rate_jvp],
-        &At {
-            s: quote!(v),
-            ..At::conditions()
-        },
-        quote!(out),
-    );
-    let nan_out = quote!(out.fill(f64::NAN); return;);
-    let margins_call = call(&nan_out, dim, nw).emit(&gens[fns.margins], &at, quote!(out));
-    let observe_call = call(&nan_out, dim, nw).emit(&gens[fns.observe], &at, quote!(out));
-    let reset_arms = fns
-        .resets
-        .iter()
-        .zip(&ir.resets)
-        .enumerate()
-        .map(|(j, (g, r))| {
-            let n = usize_lit(gens[*g].out);
-            let c = call(&quote!(return;), dim, nw).emit(&gens[*g], &at, quote!(v));
-            let j = usize_lit(j);
-            let writes = r.slots.iter().enumerate().map(|(k, s)| {
-                let (k, s) = (usize_lit(k), usize_lit(*s as usize));
-                quote!(if let Some(d) = post.get_mut(#s) { *d = v[#k]; })
-            });
-            quote!(#j => { let mut v = [0.0f64; #n]; #c #(#writes)* })
-        })
-        .collect();
-    let scheme = match &fns.scheme {
-        SchemeGens::Explicit { step, outs } => {
-            explicit(&gens[*step], &gens[fns.rate], *outs, dim, nw)
-        }
-        SchemeGens::Implicit { res, jac, jv, err } => implicit(
-            &gens[*res],
-            jac.map(|j| &gens[j]),
-            &gens[*jv],
-            err.map(|e| &gens[e]),
-            dim,
-            nw,
-        ),
-        // Refused before any function is generated (`crate::model::model_items`).
-        SchemeGens::Staged { .. } => quote!(),
-    };
     let pattern = pattern_items(ir.jacobian_pattern.as_deref());
     let np = usize_lit(plan.defaults.len());
     let blocks = &hoist.blocks;
@@ -225,14 +77,6 @@ pub(crate) fn emit(plan: &Plan, ir: &IrModel, fns: &Fns, hoist: &Hoist, regs: us
             }
         },
         fns: fn_items.collect(),
-        initial_out: format_ident!("y0"),
-        initial: initial_call,
-        rate: rate_call,
-        rate_jvp: jvp_call,
-        margins: margins_call,
-        observe: observe_call,
-        reset_arms,
-        scheme,
         lanes: (None, None),
         storage: Storage {
             hoisted: hoist.len,

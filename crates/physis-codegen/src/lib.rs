@@ -25,17 +25,20 @@
 //! `physis-build` calls [`generate`] from a build script; `physis emit` calls [`emit`].
 
 mod api;
+mod call;
 pub mod error;
 pub mod func;
 mod grid_emit;
 mod grid_func;
 mod grid_model;
-mod grid_scheme;
+pub mod hoist;
 mod info;
 mod lanes;
 mod model;
 pub mod names;
+mod pattern;
 pub mod plan;
+mod scheme;
 mod staged;
 
 pub use error::{EmitError, GenError};

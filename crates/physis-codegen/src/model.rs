@@ -6,8 +6,10 @@ use physis_ir::{Function, IrModel, SchemeFns, Source};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::call::{At, Call, Store};
 use crate::error::GenError;
-use crate::func::{Hoist, Inputs, body};
+use crate::func::{Inputs, body};
+use crate::hoist::Hoist;
 use crate::info::model_info;
 use crate::lanes::{LaneSpec, lane_items};
 use crate::names::usize_lit;
@@ -172,11 +174,6 @@ impl Fns {
                     adaptive: *adaptive,
                 }
             }
-            _ => {
-                return Err(GenError::Unsupported {
-                    what: "this kind of scheme".into(),
-                });
-            }
         };
         Ok(Fns {
             list,
@@ -191,28 +188,102 @@ impl Fns {
     }
 }
 
-/// What one storage writes into the model: its own inherent items (`bind`, ...), its
-/// functions, the bodies of the `Model` methods and anything after the model.
+/// What one storage writes into the model besides the methods: its own inherent items
+/// (`bind`, ...), its functions and its lane kernel.
 pub(crate) struct Emitted {
     /// `bind` and what it needs, beside `DIM` and `model_info`.
     pub(crate) items: TokenStream,
     /// The generated functions.
     pub(crate) fns: Vec<TokenStream>,
-    /// The `initial` method's output slice (`y` on the stack, `y0` on the heap).
-    pub(crate) initial_out: Ident,
-    pub(crate) initial: TokenStream,
-    pub(crate) rate: TokenStream,
-    /// Before the method's `true`.
-    pub(crate) rate_jvp: TokenStream,
-    pub(crate) margins: TokenStream,
-    pub(crate) observe: TokenStream,
-    /// One `match event` arm per reset.
-    pub(crate) reset_arms: Vec<TokenStream>,
-    /// `step` and the implicit methods.
-    pub(crate) scheme: TokenStream,
     /// The lane kernel's method of the `Model` implementation and its items.
     pub(crate) lanes: (Option<TokenStream>, Option<TokenStream>),
     pub(crate) storage: Storage,
+}
+
+/// The bodies of the `Model` methods, the same for both storages but for how a function
+/// is called ([`Call`]).
+struct Methods {
+    initial: TokenStream,
+    rate: TokenStream,
+    /// Before the method's `true`.
+    rate_jvp: TokenStream,
+    margins: TokenStream,
+    observe: TokenStream,
+    /// One `match event` arm per reset.
+    reset_arms: Vec<TokenStream>,
+    /// `step` and the implicit methods.
+    scheme: TokenStream,
+}
+
+impl Methods {
+    fn new(store: Store, ir: &IrModel, fns: &Fns) -> Methods {
+        let (dim, nw) = (ir.dynamics.dim(), ir.info.noises);
+        let g = |i: usize| &fns.list[i];
+        let call = |i: usize, at: &At, fail: TokenStream, out: TokenStream| {
+            Call::new(store, dim, nw, &fail).writing_into(g(i), at, out)
+        };
+        let at = At::conditions();
+        let nan = quote!(out.fill(f64::NAN); return;);
+        let reset_arms = fns
+            .resets
+            .iter()
+            .zip(&ir.resets)
+            .enumerate()
+            .map(|(j, (i, r))| {
+                let n = usize_lit(g(*i).out);
+                let c = call(*i, &at, quote!(return;), quote!(v));
+                let j = usize_lit(j);
+                let writes = r.slots.iter().enumerate().map(|(k, s)| {
+                    let (k, s) = (usize_lit(k), usize_lit(*s as usize));
+                    quote!(if let Some(d) = post.get_mut(#s) { *d = v[#k]; })
+                });
+                quote!(#j => { let mut v = [0.0f64; #n]; #c #(#writes)* })
+            })
+            .collect();
+        let own = Call::new(store, dim, nw, &nan);
+        let scheme = match &fns.scheme {
+            SchemeGens::Explicit { step, outs } => {
+                crate::scheme::explicit(&own, g(*step), g(fns.rate), *outs)
+            }
+            SchemeGens::Implicit { res, jac, jv, err } => {
+                crate::scheme::implicit(&own, g(*res), jac.map(g), g(*jv), err.map(g))
+            }
+            SchemeGens::Staged {
+                stages,
+                finish,
+                adaptive,
+            } => {
+                let stage_fns: Vec<_> = stages
+                    .iter()
+                    .map(|(res, jac, jv)| crate::staged::StageGens {
+                        res: g(*res),
+                        jac: jac.map(g),
+                        jv: g(*jv),
+                    })
+                    .collect();
+                crate::staged::staged(&own, &stage_fns, g(*finish), *adaptive)
+            }
+        };
+        Methods {
+            initial: call(fns.initial, &at, quote!(return;), quote!(y0)),
+            rate: call(
+                fns.rate,
+                &at,
+                quote!(dydt.fill(f64::NAN); return;),
+                quote!(dydt),
+            ),
+            rate_jvp: call(
+                fns.rate_jvp,
+                &At::jvp(quote!(v)),
+                quote!(out.fill(f64::NAN); return true;),
+                quote!(out),
+            ),
+            margins: call(fns.margins, &at, nan.clone(), quote!(out)),
+            observe: call(fns.observe, &at, nan.clone(), quote!(out)),
+            reset_arms,
+            scheme,
+        }
+    }
 }
 
 /// The generated methods and trait implementation of one model: small models keep every
@@ -234,19 +305,15 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
             body(f, inputs, &mut hoist)
         }
     })?;
-    let e = if on_heap {
-        crate::grid_model::emit(plan, ir, &fns, &hoist, regs)
+    let (e, store) = if on_heap {
+        (
+            crate::grid_model::emit(plan, ir, &fns, &hoist, regs),
+            Store::Heap,
+        )
     } else {
-        on_stack(plan, ir, &fns, &hoist)
+        (on_stack(plan, ir, &fns, &hoist), Store::Stack)
     };
-    let form = residual_form(ir)?;
-    let info_fn = model_info_fn(model_info(&ir.info)?);
-    let ty = &plan.ty;
-    let d = usize_lit(ir.dynamics.dim());
-    let Emitted {
-        items,
-        fns,
-        initial_out,
+    let Methods {
         initial,
         rate,
         rate_jvp,
@@ -254,6 +321,14 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
         observe,
         reset_arms,
         scheme,
+    } = Methods::new(store, ir, &fns);
+    let form = residual_form(ir)?;
+    let info_fn = model_info_fn(model_info(&ir.info)?);
+    let ty = &plan.ty;
+    let d = usize_lit(ir.dynamics.dim());
+    let Emitted {
+        items,
+        fns,
         lanes: (lane_method, lane_items),
         storage,
     } = e;
@@ -274,7 +349,7 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
                 ::std::sync::Arc::clone(&self.info)
             }
 
-            fn initial(&mut self, t0: f64, #initial_out: &mut [f64]) {
+            fn initial(&mut self, t0: f64, y0: &mut [f64]) {
                 let t = t0;
                 #initial
             }
@@ -324,7 +399,6 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
 fn on_stack(plan: &Plan, ir: &IrModel, fns: &Fns, hoist: &Hoist) -> Emitted {
     let dim = ir.dynamics.dim();
     let nw = ir.info.noises;
-    let g = |i: usize| &fns.list[i];
     let inp = |i: usize| fns.list[i].inputs;
     let np = usize_lit(plan.defaults.len());
     let nk = usize_lit(hoist.len);
@@ -342,30 +416,10 @@ fn on_stack(plan: &Plan, ir: &IrModel, fns: &Fns, hoist: &Hoist) -> Emitted {
         }
     });
     let (rate, margins, observe) = (inp(fns.rate), inp(fns.margins), inp(fns.observe));
-    let mut lane_step = None;
-    let scheme = match &fns.scheme {
-        SchemeGens::Explicit { step, outs } => {
-            lane_step = Some((inp(*step), outs.0, outs.1));
-            explicit(inp(*step), rate, *outs, dim, nw)
-        }
-        SchemeGens::Implicit { res, jac, jv, err } => {
-            implicit(inp(*res), jac.map(inp), inp(*jv), err.map(inp), dim, nw)
-        }
-        SchemeGens::Staged {
-            stages,
-            finish,
-            adaptive,
-        } => {
-            let stage_fns: Vec<_> = stages
-                .iter()
-                .map(|(res, jac, jv)| crate::staged::StageInputs {
-                    res: inp(*res),
-                    jac: jac.map(inp),
-                    jv: inp(*jv),
-                })
-                .collect();
-            crate::staged::staged(&stage_fns, inp(*finish), *adaptive, dim, nw)
-        }
+    // The lane kernel steps explicit schemes only.
+    let lane_step = match fns.scheme {
+        SchemeGens::Explicit { step, outs } => Some((inp(step), outs.0, outs.1)),
+        _ => None,
     };
     let blocks = &hoist.blocks;
     let lanes = lane_step.and_then(|(step, adaptive, fsal)| {
@@ -386,33 +440,6 @@ fn on_stack(plan: &Plan, ir: &IrModel, fns: &Fns, hoist: &Hoist) -> Emitted {
         lane_items(&plan.ty, &spec)
     });
     let (lane_items, lane_method) = lanes.unzip();
-    let call =
-        |i: usize, at: &At, fail: TokenStream| invoke(&g(i).name, inp(i), at, dim, nw, &fail);
-    let at = At::conditions();
-    let initial_call = call(fns.initial, &At::initial(), quote!(return;));
-    let rate_call = call(fns.rate, &at, quote!(dydt.fill(f64::NAN); return;));
-    let jvp_call = call(
-        fns.rate_jvp,
-        &At::jvp(),
-        quote!(out.fill(f64::NAN); return true;),
-    );
-    let margins_call = call(fns.margins, &at, quote!(out.fill(f64::NAN); return;));
-    let observe_call = call(fns.observe, &at, quote!(out.fill(f64::NAN); return;));
-    let reset_arms = fns
-        .resets
-        .iter()
-        .zip(&ir.resets)
-        .enumerate()
-        .map(|(j, (i, r))| {
-            let c = call(*i, &At::reset(), quote!(return;));
-            let j = usize_lit(j);
-            let writes = r.slots.iter().enumerate().map(|(k, s)| {
-                let (k, s) = (usize_lit(k), usize_lit(*s as usize));
-                quote!(if let Some(d) = post.get_mut(#s) { *d = v[#k]; })
-            });
-            quote!(#j => { let v = #c; #(#writes)* })
-        })
-        .collect();
     Emitted {
         items: quote! {
             /// Everything that depends on the parameters alone, computed once per run as
@@ -425,30 +452,6 @@ fn on_stack(plan: &Plan, ir: &IrModel, fns: &Fns, hoist: &Hoist) -> Emitted {
             }
         },
         fns: items.collect(),
-        initial_out: format_ident!("y"),
-        initial: quote! {
-            let v = #initial_call;
-            for (d, s) in y.iter_mut().zip(v) { *d = s; }
-        },
-        rate: quote! {
-            let v = #rate_call;
-            for (d, s) in dydt.iter_mut().zip(v) { *d = s; }
-        },
-        rate_jvp: quote! {
-            let s = v;
-            let v = #jvp_call;
-            for (d, x) in out.iter_mut().zip(v) { *d = x; }
-        },
-        margins: quote! {
-            let v = #margins_call;
-            for (d, s) in out.iter_mut().zip(v) { *d = s; }
-        },
-        observe: quote! {
-            let v = #observe_call;
-            for (d, s) in out.iter_mut().zip(v) { *d = s; }
-        },
-        reset_arms,
-        scheme,
         lanes: (lane_method, lane_items),
         storage: Storage {
             hoisted: hoist.len,
@@ -524,295 +527,6 @@ pub(crate) fn signature(i: Inputs, dim: usize, nw: usize) -> TokenStream {
         out.push(quote!(st: &[f64]));
     }
     quote!(#(#out),*)
-}
-
-/// How each input is spelled where a generated function is called (all slices there).
-pub(crate) struct At {
-    pub t: TokenStream,
-    pub h: TokenStream,
-    pub y: TokenStream,
-    pub f0: TokenStream,
-    pub dw: TokenStream,
-    pub g: TokenStream,
-    pub r: TokenStream,
-    pub s: TokenStream,
-    /// The solved stages (passed as a slice).
-    pub st: TokenStream,
-}
-
-impl At {
-    fn conditions() -> At {
-        At {
-            t: quote!(t),
-            h: quote!(0.0f64),
-            y: quote!(y),
-            f0: quote!(y),
-            dw: quote!(&[]),
-            g: quote!(y),
-            r: quote!(r),
-            s: quote!(y),
-            st: quote!(&[]),
-        }
-    }
-
-    fn initial() -> At {
-        At::conditions()
-    }
-
-    fn jvp() -> At {
-        At {
-            s: quote!(s),
-            ..At::conditions()
-        }
-    }
-
-    fn reset() -> At {
-        At::conditions()
-    }
-
-    pub(crate) fn step() -> At {
-        At {
-            t: quote!(args.t),
-            h: quote!(args.h),
-            y: quote!(args.y),
-            f0: quote!(args.f0),
-            dw: quote!(args.dw),
-            g: quote!(next),
-            r: quote!(args.y),
-            s: quote!(seed),
-            st: quote!(solved),
-        }
-    }
-}
-
-/// Statements filling `jac` (a `DenseMatrix` in scope, `false` returned when a value is not
-/// finite): from the dense Jacobian function when the IR has one, else column by column
-/// from the Jacobian-vector product at unit seeds.
-pub(crate) fn jacobian_fill(
-    dense: Option<(proc_macro2::Ident, Inputs)>,
-    jvp: (proc_macro2::Ident, Inputs),
-    at: &At,
-    dim: usize,
-    nw: usize,
-) -> TokenStream {
-    let bail = quote!(return false;);
-    match dense {
-        Some((name, inputs)) => {
-            let c = invoke(&name, inputs, at, dim, nw, &bail);
-            quote! {
-                let v = #c;
-                for (x, s) in jac.as_mut_slice().iter_mut().zip(v) { *x = s; }
-            }
-        }
-        None => {
-            let d = usize_lit(jvp.1.unknown_len(dim));
-            let c = invoke(&jvp.0, jvp.1, at, dim, nw, &bail);
-            quote! {
-                for c in 0..#d {
-                    let mut seed = [0.0f64; #d];
-                    seed[c] = 1.0;
-                    let seed = &seed[..];
-                    let col = #c;
-                    for (i, x) in col.iter().enumerate() { jac.set(i, c, *x); }
-                }
-            }
-        }
-    }
-}
-/// `{ convert each slice to an array (or run `fail`); self.name(args) }`.
-pub(crate) fn invoke(
-    name: &Ident,
-    i: Inputs,
-    at: &At,
-    dim: usize,
-    nw: usize,
-    fail: &TokenStream,
-) -> TokenStream {
-    let d = usize_lit(dim);
-    let u = usize_lit(i.unknown_len(dim));
-    let w = usize_lit(nw);
-    let mut stmts = Vec::new();
-    let mut args = Vec::new();
-    if i.t {
-        let t = &at.t;
-        args.push(quote!(#t));
-    }
-    if i.h {
-        let h = &at.h;
-        args.push(quote!(#h));
-    }
-    let mut conv = |on: bool, local: &str, src: &TokenStream, n: &TokenStream| {
-        if on {
-            let id = format_ident!("{}_a", local);
-            stmts.push(quote!(let Ok(#id) = <&[f64; #n]>::try_from(#src) else { #fail };));
-            args.push(quote!(#id));
-        }
-    };
-    conv(i.y, "y", &at.y, &d);
-    conv(i.f0, "f0", &at.f0, &d);
-    conv(i.dw, "dw", &at.dw, &w);
-    conv(i.guess, "g", &at.g, &u);
-    conv(i.rate, "r", &at.r, &d);
-    conv(i.seed, "s", &at.s, &u);
-    if i.stages {
-        let st = &at.st;
-        args.push(quote!(#st));
-    }
-    quote!({ #(#stmts)* Self::#name(&self.k, #(#args),*) })
-}
-
-/// `step` of an explicit scheme: `next`, then `error` when adaptive, then `f1`, then the
-/// continuous extension's `q` when `dense` (the outputs `(adaptive, fsal, dense)`).
-fn explicit(
-    step: Inputs,
-    rate: Inputs,
-    (adaptive, fsal, dense): (bool, bool, bool),
-    dim: usize,
-    nw: usize,
-) -> TokenStream {
-    let d = usize_lit(dim);
-    let call = invoke(
-        &format_ident!("step_at"),
-        step,
-        &At::step(),
-        dim,
-        nw,
-        &quote!(out.next.fill(f64::NAN); return;),
-    );
-    let mut from = dim;
-    let err = if adaptive {
-        let (a, b) = (usize_lit(from), usize_lit(from + dim));
-        from += dim;
-        quote!(if let Some(err) = out.err {
-            for (x, s) in err.iter_mut().zip(&v[#a..#b]) { *x = *s; }
-        })
-    } else {
-        quote!()
-    };
-    let q = if dense {
-        let at = from + if fsal { dim } else { 0 };
-        let (a, b) = (usize_lit(at), usize_lit(at + dim));
-        quote!(if let Some(q) = out.dense {
-            for (x, s) in q.iter_mut().zip(&v[#a..#b]) { *x = *s; }
-        })
-    } else {
-        // Asked for a continuous extension the scheme lacks: zero, Hermite alone.
-        quote!(if let Some(q) = out.dense {
-            q.fill(0.0);
-        })
-    };
-    let f1 = if fsal {
-        let (a, b) = (usize_lit(from), usize_lit(from + dim));
-        quote!(if let Some(f1) = out.f1 {
-            for (x, s) in f1.iter_mut().zip(&v[#a..#b]) { *x = *s; }
-        })
-    } else {
-        // Asked for f(t + h, next) without fsal: evaluate it, as the interpreter does.
-        let at = At {
-            t: quote!(args.t + args.h),
-            y: quote!(&*out.next),
-            ..At::step()
-        };
-        let rc = invoke(
-            &format_ident!("rate_at"),
-            rate,
-            &at,
-            dim,
-            nw,
-            &quote!(return;),
-        );
-        quote!(if let Some(f1) = out.f1 {
-            let r1 = #rc;
-            for (x, s) in f1.iter_mut().zip(r1) { *x = s; }
-        })
-    };
-    quote! {
-        #[inline]
-        fn step(&mut self, args: &::physis_runtime::StepArgs<'_>, out: ::physis_runtime::StepOut<'_>) {
-            let v = #call;
-            for (x, s) in out.next.iter_mut().zip(&v[..#d]) { *x = *s; }
-            #err
-            #q
-            #f1
-        }
-    }
-}
-
-/// `residual`, its Jacobian (dense, or column by column through the JVP) and the error of
-/// an adaptive implicit scheme.
-fn implicit(
-    res: Inputs,
-    jac: Option<Inputs>,
-    jvp: Inputs,
-    err: Option<Inputs>,
-    dim: usize,
-    nw: usize,
-) -> TokenStream {
-    let d = usize_lit(dim);
-    let at = At::step();
-    let res_call = invoke(
-        &format_ident!("residual_at"),
-        res,
-        &at,
-        dim,
-        nw,
-        &quote!(r.fill(f64::NAN); return;),
-    );
-    let jac_fill = jacobian_fill(
-        jac.map(|j| (format_ident!("jacobian_at"), j)),
-        (format_ident!("residual_jvp_at"), jvp),
-        &at,
-        dim,
-        nw,
-    );
-    let jac_body = quote! {
-        #jac_fill
-        true
-    };
-    let err_body = match err {
-        Some(e) => {
-            let c = invoke(
-                &format_ident!("implicit_error_at"),
-                e,
-                &at,
-                dim,
-                nw,
-                &quote!(err.fill(f64::NAN); return;),
-            );
-            quote! {
-                let v = #c;
-                for (x, s) in err.iter_mut().zip(v) { *x = s; }
-            }
-        }
-        None => quote!(err.fill(0.0);),
-    };
-    quote! {
-        fn step(&mut self, _args: &::physis_runtime::StepArgs<'_>, out: ::physis_runtime::StepOut<'_>) {
-            // The driver never steps an implicit scheme; leave a non-finite state if it does.
-            out.next.fill(f64::NAN);
-        }
-
-        fn residual(&mut self, args: &::physis_runtime::StepArgs<'_>, next: &[f64], r: &mut [f64]) {
-            let v = #res_call;
-            for (x, s) in r.iter_mut().zip(v) { *x = s; }
-        }
-
-        fn residual_jacobian(
-            &mut self,
-            args: &::physis_runtime::StepArgs<'_>,
-            next: &[f64],
-            jac: &mut ::physis_runtime::DenseMatrix,
-        ) -> bool {
-            if jac.n() != #d {
-                return false;
-            }
-            #jac_body
-        }
-
-        fn implicit_error(&mut self, args: &::physis_runtime::StepArgs<'_>, next: &[f64], err: &mut [f64]) {
-            #err_body
-        }
-    }
 }
 
 /// `model_info()`: the static description the driver reads, built once and shared by every

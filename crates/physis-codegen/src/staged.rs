@@ -3,44 +3,39 @@
 //! the interpreter (`physis_ir::TapeModel`) call for call.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
-use crate::func::Inputs;
-use crate::model::{At, invoke, jacobian_fill};
+use crate::call::{At, Call};
+use crate::model::Gen;
 use crate::names::usize_lit;
+use crate::scheme::jacobian_fill;
 
-/// The inputs of one stage's generated functions.
-pub(crate) struct StageInputs {
+/// The generated functions of one stage.
+pub(crate) struct StageGens<'a> {
     /// `stage{j}_residual_at`.
-    pub res: Inputs,
+    pub res: &'a Gen,
     /// `stage{j}_jacobian_at`, when the Jacobian is unrolled.
-    pub jac: Option<Inputs>,
+    pub jac: Option<&'a Gen>,
     /// `stage{j}_jvp_at`.
-    pub jv: Inputs,
+    pub jv: &'a Gen,
 }
 
 /// `step` (never called), `stage_residual`, `stage_jacobian` and `stage_finish`.
 pub(crate) fn staged(
-    stages: &[StageInputs],
-    finish: Inputs,
+    call: &Call<'_>,
+    stages: &[StageGens<'_>],
+    finish: &Gen,
     adaptive: bool,
-    dim: usize,
-    nw: usize,
 ) -> TokenStream {
+    let dim = call.dim;
     let d = usize_lit(dim);
     let at = At {
         g: quote!(k),
         ..At::step()
     };
+    let res_fail = quote!(r.fill(f64::NAN); return;);
     let res_arms = stages.iter().enumerate().map(|(j, st)| {
-        let c = invoke(
-            &format_ident!("stage{}_residual_at", j),
-            st.res,
-            &at,
-            dim,
-            nw,
-            &quote!(r.fill(f64::NAN); return;),
-        );
+        let c = call.failing(&res_fail).value(st.res, &at);
         let j = usize_lit(j);
         quote!(#j => {
             let v = #c;
@@ -49,15 +44,8 @@ pub(crate) fn staged(
     });
     let jac_arms = stages.iter().enumerate().map(|(j, st)| {
         // A group of stages that read each other solves `width·dim` unknowns.
-        let u = usize_lit(st.res.unknown_len(dim));
-        let body = jacobian_fill(
-            st.jac
-                .map(|ji| (format_ident!("stage{}_jacobian_at", j), ji)),
-            (format_ident!("stage{}_jvp_at", j), st.jv),
-            &at,
-            dim,
-            nw,
-        );
+        let u = usize_lit(st.res.inputs.unknown_len(dim));
+        let body = jacobian_fill(call, st.jac, st.jv, &at);
         let j = usize_lit(j);
         quote!(#j => {
             if jac.n() != #u {
@@ -66,14 +54,8 @@ pub(crate) fn staged(
             #body
         })
     });
-    let fin = invoke(
-        &format_ident!("finish_at"),
-        finish,
-        &At::step(),
-        dim,
-        nw,
-        &quote!(out.next.fill(f64::NAN); return;),
-    );
+    let fin_fail = quote!(out.next.fill(f64::NAN); return;);
+    let fin = call.failing(&fin_fail).value(finish, &At::step());
     let err = if adaptive {
         let (a, b) = (usize_lit(dim), usize_lit(2 * dim));
         quote!(if let Some(err) = out.err {

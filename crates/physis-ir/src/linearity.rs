@@ -66,12 +66,13 @@ pub fn first_nonlinear(rate: &Function, noises: u32) -> Result<Option<NonLinear>
     Ok(None)
 }
 
-/// PH0114 at the law whose rate is not linear in a noise (scalar-slot dynamics: output `j`
-/// is state slot `j`, and `state_off[i]` the first slot of state `i`).
+/// PH0114 at the law whose rate is not linear in a noise: output `j` of the rate is layout
+/// part `j` (a slot of a scalar or vector, a whole field on a grid), and `first_part[i]` the
+/// first part of state `i`.
 pub(crate) fn check_laws(
     m: &CheckedModel,
     dynamics: &Dynamics,
-    state_off: &[u32],
+    first_part: &[usize],
 ) -> Result<(), LowerError> {
     if dynamics.noises == 0 {
         return Ok(());
@@ -79,9 +80,9 @@ pub(crate) fn check_laws(
     let Some(found) = first_nonlinear(&dynamics.rate, dynamics.noises)? else {
         return Ok(());
     };
-    let state = state_off
+    let state = first_part
         .iter()
-        .rposition(|&off| off as usize <= found.output)
+        .rposition(|&part| part <= found.output)
         .unwrap_or(0);
     let noise = m.noises.get(found.noise as usize);
     let noise_name = noise.map_or("w", |n| n.name.as_str());

@@ -436,3 +436,51 @@ fn periodic_beside_dirichlet_on_one_grid_was_not_lowered() {
     // Σ cos(πx_i) over one period's distinct nodes is 0 (node 100 is node 0 again).
     assert!(r.column("total").unwrap().iter().all(|t| t.abs() < 1e-12));
 }
+
+/// Grids never ran the noise-linearity check: the lowering checked that a law is affine in
+/// its noises only for unrolled models (each rate output one slot), so a field's law not
+/// linear in its noise lowered, its drift and diffusion split wrongly. The checker's rule
+/// reads the written form; this law is `(σ·w)·w` put in after checking, as an expression
+/// the checker's rule might not see through would arrive.
+#[test]
+fn a_field_law_not_linear_in_its_noise_is_refused_at_lowering() {
+    use physis_check::{ArithOp, Expr, ExprKind};
+    let src = "simulate S {
+  grid (x) : Length[10] from 0 m to 1 m
+  field u : Temperature = 0 K
+  state c : Temperature = 0 K
+  noise w
+  law u' = 1 m²/s·laplacian(u) + 1 K/s·√(1 s)·w
+  law c' = −1 Hz·c
+  integrate eulerMaruyama step 1 ms
+  stop when t ≥ 1 s
+}
+";
+    let checked = physis_check::check_source(src);
+    assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+    let model = checked.program.model("S").unwrap();
+    // As written, affine in the noise: lowers.
+    physis_ir::lower(model).expect("a linear law lowers");
+    let mut nonlinear = model.clone();
+    let law = &mut nonlinear.laws[0];
+    let mut noise = None;
+    law.rhs.walk(&mut |e| {
+        if matches!(e.kind, ExprKind::Noise(_)) {
+            noise = Some(e.clone());
+        }
+    });
+    let noise = noise.expect("the law reads its noise");
+    law.rhs = Expr {
+        kind: ExprKind::Binary {
+            op: ArithOp::Mul,
+            lhs: Box::new(law.rhs.clone()),
+            rhs: Box::new(noise),
+        },
+        ..law.rhs.clone()
+    };
+    let e = physis_ir::lower(&nonlinear).unwrap_err();
+    let d = e.to_diagnostic(&nonlinear);
+    assert_eq!(d.code, physis_syntax::Code::Noise, "{d:?}");
+    assert!(d.message.contains("`u`"), "{}", d.message);
+    assert_eq!(d.primary.span, nonlinear.laws[0].rhs.span);
+}

@@ -210,6 +210,35 @@ enum Linear {
     },
 }
 
+impl Linear {
+    /// Pins and factorises the Jacobian just formed in `jac` (the dense one kept unpinned
+    /// in `raw` first, for [`Newton::rescale`]); `kept` records `h` when it succeeds.
+    fn factor_formed(&mut self, pinned: &mut Pinned, h: f64) -> bool {
+        match self {
+            Linear::Dense {
+                jac,
+                piv,
+                kept,
+                raw,
+                raw_h,
+            } => {
+                raw.as_mut_slice().copy_from_slice(jac.as_slice());
+                *raw_h = Some(h);
+                pinned.dense(jac);
+                let ok = jac.lu_in_place(piv);
+                *kept = ok.then_some(h);
+                ok
+            }
+            Linear::Sparse { jac, lu, kept } => {
+                pinned.sparse(jac);
+                let ok = lu.factor(jac);
+                *kept = ok.then_some(h);
+                ok
+            }
+        }
+    }
+}
+
 /// What a solve may take over from the solves before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Reuse {
@@ -461,13 +490,7 @@ impl Newton {
             ..
         } = self;
         match lin {
-            Linear::Dense {
-                jac,
-                piv,
-                kept,
-                raw,
-                raw_h,
-            } => {
+            Linear::Dense { jac, kept, .. } => {
                 *kept = None;
                 // Jacobian at the current iterate: the model's, or finite differences.
                 if !sys.jacobian(next, jac) {
@@ -486,16 +509,8 @@ impl Newton {
                         }
                     }
                 }
-                raw.as_mut_slice().copy_from_slice(jac.as_slice());
-                *raw_h = Some(h);
-                pinned.dense(jac);
-                let ok = jac.lu_in_place(piv);
-                if ok {
-                    *kept = Some(h);
-                }
-                ok
             }
-            Linear::Sparse { jac, lu, kept } => {
+            Linear::Sparse { jac, kept, .. } => {
                 *kept = None;
                 if !sys.jacobian_sparse(next, jac) {
                     // Finite differences along each colour's columns at once.
@@ -519,14 +534,9 @@ impl Newton {
                         return false;
                     }
                 }
-                pinned.sparse(jac);
-                let ok = lu.factor(jac);
-                if ok {
-                    *kept = Some(h);
-                }
-                ok
             }
         }
+        lin.factor_formed(pinned, h)
     }
 
     /// `delta ← A⁻¹·delta` with the current factorisation.

@@ -138,37 +138,32 @@ impl Func {
         )
     }
 
-    /// Apply to floats.
+    /// Apply to floats, by the runtime's function of the operation (`physis_runtime::scalar`,
+    /// where every back end reads its meaning), so a folded derivation computes the bits
+    /// a run would.
     pub fn apply(self, args: &[f64]) -> f64 {
+        use physis_runtime::scalar;
         let a = args.first().copied().unwrap_or(f64::NAN);
         let b = args.get(1).copied().unwrap_or(f64::NAN);
         match self {
-            Func::Sin => a.sin(),
-            Func::Cos => a.cos(),
-            Func::Tan => a.tan(),
-            Func::Asin => a.asin(),
-            Func::Acos => a.acos(),
-            Func::Atan => a.atan(),
-            Func::Sinh => a.sinh(),
-            Func::Cosh => a.cosh(),
-            Func::Tanh => a.tanh(),
-            Func::Exp => a.exp(),
-            Func::Log => a.ln(),
-            Func::Abs => a.abs(),
-            Func::Sign => {
-                if a > 0.0 {
-                    1.0
-                } else if a < 0.0 {
-                    -1.0
-                } else {
-                    a * 0.0 // 0 stays 0, NaN stays NaN
-                }
-            }
-            Func::Floor => a.floor(),
-            Func::Ceil => a.ceil(),
-            Func::Atan2 => a.atan2(b),
-            Func::Min => a.min(b),
-            Func::Max => a.max(b),
+            Func::Sin => scalar::sin(a),
+            Func::Cos => scalar::cos(a),
+            Func::Tan => scalar::tan(a),
+            Func::Asin => scalar::asin(a),
+            Func::Acos => scalar::acos(a),
+            Func::Atan => scalar::atan(a),
+            Func::Sinh => scalar::sinh(a),
+            Func::Cosh => scalar::cosh(a),
+            Func::Tanh => scalar::tanh(a),
+            Func::Exp => scalar::exp(a),
+            Func::Log => scalar::log(a),
+            Func::Abs => scalar::abs(a),
+            Func::Sign => scalar::sign(a),
+            Func::Floor => scalar::floor(a),
+            Func::Ceil => scalar::ceil(a),
+            Func::Atan2 => scalar::atan2(a, b),
+            Func::Min => scalar::min(a, b),
+            Func::Max => scalar::max(a, b),
         }
     }
 }

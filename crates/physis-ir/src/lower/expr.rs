@@ -129,7 +129,6 @@ pub(crate) fn lower(b: &mut Builder, cx: &Ctx<'_>, e: &Expr) -> Result<Comps, Lo
                 ArithOp::Sub => BinOp::Sub,
                 ArithOp::Mul => BinOp::Mul,
                 ArithOp::Div => BinOp::Div,
-                _ => return Err(invalid("an unknown arithmetic operator")),
             };
             let (l, r) = (lower(b, cx, lhs)?, lower(b, cx, rhs)?);
             zip(b, op, &l, &r)?
@@ -169,7 +168,6 @@ pub(crate) fn lower(b: &mut Builder, cx: &Ctx<'_>, e: &Expr) -> Result<Comps, Lo
         ExprKind::SchemeInput(_) | ExprKind::Local(_) | ExprKind::SchemeCall { .. } => {
             return Err(invalid("a scheme expression inside a model"));
         }
-        _ => return Err(invalid("an expression form the IR does not know")),
     };
     if out.len() != n {
         return Err(LowerError::Invalid {
@@ -303,7 +301,6 @@ fn call(b: &mut Builder, cx: &Ctx<'_>, func: Builtin, args: &[Expr]) -> Result<C
         | F::DyBackward
         | F::DyForward
         | F::Laplacian => super::grid::stencil(b, cx, func, args, &vals)?,
-        _ => return Err(invalid("a built-in function the IR does not know")),
     })
 }
 
@@ -371,7 +368,6 @@ pub(crate) fn cond(
                 CmpOp::Ge => Cmp::Ge,
                 CmpOp::Eq => Cmp::Eq,
                 CmpOp::Ne => Cmp::Ne,
-                _ => return Err(invalid("an unknown comparison")),
             };
             // `time_only` is worked out from the margin's IR by `assemble`.
             atoms.push(AtomInfo {
@@ -401,7 +397,6 @@ pub(crate) fn cond(
             RC::Any(any)
         }
         Cond::Not(x) => RC::Not(Box::new(cond(b, cx, x, margins, atoms)?)),
-        _ => return Err(invalid("an unknown condition form")),
     })
 }
 

@@ -421,22 +421,11 @@ fn edge_of<'e>(g: &GridCx<'e>, arg: &'e Expr) -> Result<Edge<'e>, LowerError> {
 
 /// States an expression reads.
 fn fields_read(e: &Expr, out: &mut Vec<usize>) {
-    match &e.kind {
-        ExprKind::State(id) | ExprKind::Rate(id) => out.push(id.0),
-        ExprKind::Vector(items) => items.iter().for_each(|x| fields_read(x, out)),
-        ExprKind::Neg(a) => fields_read(a, out),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            fields_read(lhs, out);
-            fields_read(rhs, out);
+    e.walk(&mut |x| {
+        if let ExprKind::State(id) | ExprKind::Rate(id) = x.kind {
+            out.push(id.0);
         }
-        ExprKind::Pow { base, exponent } => {
-            fields_read(base, out);
-            fields_read(exponent, out);
-        }
-        ExprKind::Call { args, .. } => args.iter().for_each(|x| fields_read(x, out)),
-        ExprKind::Index { base, .. } => fields_read(base, out),
-        _ => {}
-    }
+    });
 }
 
 /// What a unit outward gradient adds to the mirror stencil at each node (see the module

@@ -223,10 +223,7 @@ fn lower_inner(m: &CheckedModel, source: Option<&str>) -> Result<IrModel, LowerE
     }
     let rate = b.finish("rate", &rate)?;
     let dynamics = Dynamics::new(st.layout.clone(), rate, pairs, m.noises.len() as u32)?;
-    if g.is_none() {
-        // Unrolled, each output is one slot.
-        crate::linearity::check_laws(m, &dynamics, state_off)?;
-    }
+    crate::linearity::check_laws(m, &dynamics, &st.part)?;
 
     // Initial state: reads t and params; a Dirichlet field starts at its value on the edge.
     let mut b = Builder::new();

@@ -134,7 +134,6 @@ impl Cx<'_> {
                 SchemeInput::DW => SExpr::Dw,
                 SchemeInput::J => SExpr::J,
                 SchemeInput::Ft => SExpr::Ft,
-                _ => return Err(self.bad("an unknown scheme input")),
             },
             ExprKind::Local(id) => match self.bound.get(id.0).copied().flatten() {
                 Some(pos) => SExpr::Var(pos),
@@ -160,7 +159,6 @@ impl Cx<'_> {
                     ArithOp::Sub => BinOp::Sub,
                     ArithOp::Mul => BinOp::Mul,
                     ArithOp::Div => BinOp::Div,
-                    _ => return Err(self.bad("an unknown operator")),
                 };
                 SExpr::Binary(op, bx(self.expr(lhs)?), bx(self.expr(rhs)?))
             }
@@ -193,7 +191,6 @@ impl Cx<'_> {
                     SchemeFn::F => SExpr::F(t, y),
                     SchemeFn::A => SExpr::A(t, y),
                     SchemeFn::G => SExpr::G(t, y),
-                    _ => return Err(self.bad("an unknown model function")),
                 }
             }
             _ => return Err(self.bad("an expression a scheme cannot hold")),

@@ -64,13 +64,7 @@ impl Newton {
             ..
         } = self;
         match lin {
-            Linear::Dense {
-                jac,
-                piv,
-                kept,
-                raw,
-                raw_h,
-            } => {
+            Linear::Dense { jac, kept, raw, .. } => {
                 let m = fresh.dense.get_or_insert_with(|| DenseMatrix::zeros(n));
                 if !sys.jacobian(x, m) {
                     return None;
@@ -79,17 +73,9 @@ impl Newton {
                 if fresh.kept && kept.is_some() && m.as_slice() == raw.as_slice() {
                     return Some(true);
                 }
-                raw.as_mut_slice().copy_from_slice(m.as_slice());
-                *raw_h = Some(h);
                 jac.as_mut_slice().copy_from_slice(m.as_slice());
-                pinned.dense(jac);
-                *factorisations += 1;
-                let ok = jac.lu_in_place(piv);
-                *kept = ok.then_some(h);
-                fresh.kept = ok;
-                Some(ok)
             }
-            Linear::Sparse { jac, lu, kept } => {
+            Linear::Sparse { jac, kept, .. } => {
                 let m = fresh
                     .sparse
                     .get_or_insert_with(|| SparseMatrix::zeros(jac.pattern().clone()));
@@ -103,13 +89,11 @@ impl Newton {
                 fresh.sparse_raw.clear();
                 fresh.sparse_raw.extend_from_slice(m.values());
                 jac.values_mut().copy_from_slice(m.values());
-                pinned.sparse(jac);
-                *factorisations += 1;
-                let ok = lu.factor(jac);
-                *kept = ok.then_some(h);
-                fresh.kept = ok;
-                Some(ok)
             }
         }
+        *factorisations += 1;
+        let ok = lin.factor_formed(pinned, h);
+        fresh.kept = ok;
+        Some(ok)
     }
 }

@@ -398,8 +398,19 @@ impl Parser {
         })
     }
 
-    /// Lines of a `{ ... }` block, each parsed by `line`; consumes the closing brace.
-    fn block<T>(&mut self, open: Span, mut line: impl FnMut(&mut Self) -> PResult<T>) -> Vec<T> {
+    /// Lines of a `{ ... }` block inside a simulation or scheme, each parsed by `line`.
+    fn block<T>(&mut self, open: Span, line: impl FnMut(&mut Self) -> PResult<T>) -> Vec<T> {
+        self.block_until(open, &["simulate", "scheme", "module"], line)
+    }
+
+    /// Lines of a `{ ... }` block, each parsed by `line`; consumes the closing brace. A line
+    /// starting with one of `ends` begins a new top-level item: the block was never closed.
+    pub(super) fn block_until<T>(
+        &mut self,
+        open: Span,
+        ends: &[&str],
+        mut line: impl FnMut(&mut Self) -> PResult<T>,
+    ) -> Vec<T> {
         let mut out = Vec::new();
         loop {
             self.skip_newlines();
@@ -419,8 +430,7 @@ impl Parser {
                 }
                 _ => {}
             }
-            if self.at_word("simulate") || self.at_word("scheme") || self.at_word("module") {
-                // A new top-level item: the block was never closed.
+            if ends.iter().any(|w| self.at_word(w)) {
                 let span = self.span();
                 self.push(
                     Diagnostic::error(Code::UnclosedDelimiter, span, "unclosed `{`")

@@ -3,7 +3,6 @@
 use super::{Failed, PResult, Parser};
 use crate::ast::{ConstDecl, FnDecl, FnParam, ModuleDecl, ModuleItem, Name};
 use crate::code::Code;
-use crate::diagnostic::Diagnostic;
 use crate::token::TokenKind;
 
 impl Parser {
@@ -15,68 +14,25 @@ impl Parser {
             path.push(self.name("a module name", false)?);
         }
         let open = self.expect(&TokenKind::LBrace)?;
-        let mut items = Vec::new();
-        loop {
-            self.skip_newlines();
-            match self.kind() {
-                TokenKind::RBrace => {
-                    self.bump();
-                    break;
-                }
-                TokenKind::Eof => {
-                    let span = self.span();
-                    self.push(
-                        Diagnostic::error(Code::UnclosedDelimiter, span, "unclosed `{`")
-                            .with_label("the file ends here")
-                            .with_secondary(open, "opened here"),
-                    );
-                    break;
-                }
-                _ => {}
-            }
-            if self.at_word("simulate") || self.at_word("module") || self.at_word("open") {
-                let span = self.span();
-                self.push(
-                    Diagnostic::error(Code::UnclosedDelimiter, span, "unclosed `{`")
-                        .with_label("a new declaration starts here")
-                        .with_secondary(open, "opened here"),
-                );
-                break;
-            }
-            let before = self.pos;
-            let item = if self.at_word("fn") {
-                self.function().map(ModuleItem::Fn)
-            } else if self.at_word("const") {
-                self.constant().map(ModuleItem::Const)
-            } else if self.at_word("scheme") {
-                self.scheme().map(ModuleItem::Scheme)
-            } else if matches!(self.kind(), TokenKind::Error(_)) {
+        // A scheme may stand in a module, so only these begin a new top-level item.
+        let items = self.block_until(open, &["simulate", "module", "open"], |p| {
+            if p.at_word("fn") {
+                p.function().map(ModuleItem::Fn)
+            } else if p.at_word("const") {
+                p.constant().map(ModuleItem::Const)
+            } else if p.at_word("scheme") {
+                p.scheme().map(ModuleItem::Scheme)
+            } else if matches!(p.kind(), TokenKind::Error(_)) {
                 Err(Failed)
             } else {
-                let span = self.span();
-                Err(self.error(
+                let span = p.span();
+                Err(p.error(
                     Code::UnknownClause,
                     span,
                     "expected `fn`, `const` or `scheme` in a module",
                 ))
-            };
-            match item {
-                Ok(item) => {
-                    if self.end_clause().is_err() {
-                        self.recover();
-                    }
-                    items.push(item);
-                }
-                Err(Failed) => {
-                    if self.pos == before
-                        && !matches!(self.kind(), TokenKind::RBrace | TokenKind::Eof)
-                    {
-                        self.bump();
-                    }
-                    self.recover();
-                }
             }
-        }
+        });
         Ok(ModuleDecl {
             path,
             items,
