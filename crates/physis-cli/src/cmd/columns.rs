@@ -169,13 +169,13 @@ pub fn resolve(
             _ => Err(unknown()),
         };
     }
-    match (index[..], state.len()) {
+    match (&index[..], state.len()) {
         ([], 1) if state.shape.is_empty() => Ok(vec![column(0, state.name.clone())]),
         ([], n) => Ok((0..n)
             .map(|k| column(k, format!("{}[{k}]", state.name)))
             .collect()),
-        ([k], n) if k < n => Ok(vec![column(k, format!("{}[{k}]", state.name))]),
-        ([k], n) => Err(out_of_range(k, n)),
+        (&[k], n) if k < n => Ok(vec![column(k, format!("{}[{k}]", state.name))]),
+        (&[k], n) => Err(out_of_range(k, n)),
         _ => Err(unknown()),
     }
 }
