@@ -235,7 +235,11 @@ fn module_files_beside_the_document_are_read() {
     // The server reads a `file:` document's folder.
     let uri: lsp_types::Uri = format!("file://{}", path.display()).parse().unwrap();
     let served = physis_lsp::server::analyse_at(src.into(), &uri);
-    assert!(served.diagnostics().is_empty(), "{:#?}", served.diagnostics());
+    assert!(
+        served.diagnostics().is_empty(),
+        "{:#?}",
+        served.diagnostics()
+    );
     // Without a folder, the module is unknown.
     let c = Analysis::new(src.into());
     assert!(
