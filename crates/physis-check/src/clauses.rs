@@ -319,7 +319,16 @@ fn law_each(
             )),
         ));
     };
-    c.each(index, n, value, LAW)
+    // The state is the target with one prime less; an array of vectors has rows.
+    let width = c
+        .names
+        .map
+        .get(&primed(&target.text, target.primes.saturating_sub(1)))
+        .and_then(|info| info.element);
+    match width {
+        Some(w) => c.each(index, n / w.max(1), Some(w), value, LAW),
+        None => c.each(index, n, None, value, LAW),
+    }
 }
 
 /// `law y' = e` / `law y'' = e`: the law gives the rate of the state named with one prime less.
@@ -631,7 +640,8 @@ fn reset(c: &mut SimChecker<'_>, states: &[State], b: &ast::Binding) -> Option<R
         return None;
     };
     let value = c
-        .expr(
+        .value_of(
+            &key,
             &b.value,
             Ctx {
                 what: "a reset",
@@ -679,7 +689,7 @@ fn named_run(
             what: "a run value",
             ..Ctx::CONSTANT
         };
-        let Ok(e) = c.expr(&b.value, ctx) else {
+        let Ok(e) = c.value_of(&key, &b.value, ctx) else {
             continue;
         };
         let (dim, shape) = (c.params[id.0].dim, c.params[id.0].shape);

@@ -51,6 +51,10 @@ pub(crate) trait Scope {
     fn module(&self) -> Option<&str> {
         None
     }
+    /// For an array of vectors (`Length[7][2]`, [`crate::arrays`]), the size of each vector.
+    fn element(&self, _name: &ast::Name) -> Option<usize> {
+        None
+    }
 }
 
 /// A dimension's kind name when it has one (`Velocity`), else its symbolic form.
@@ -112,7 +116,10 @@ impl Cx<'_> {
     fn expr_form(&mut self, e: &ast::Expr) -> CResult<Expr> {
         match &e.kind {
             ast::ExprKind::Number { value, unit } => self.number(*value, unit.as_ref(), e.span),
-            ast::ExprKind::Name(name) => crate::inline::name(self, name),
+            ast::ExprKind::Name(name) => match self.scope.element(name) {
+                Some(width) => Err(self.whole_array(name, width)),
+                None => crate::inline::name(self, name),
+            },
             ast::ExprKind::Unary { op, operand } => match op {
                 UnOp::Neg => {
                     let x = self.expr(operand)?;
@@ -343,27 +350,27 @@ impl Cx<'_> {
         {
             return self.slice(base, from, to, span);
         }
+        // An array of vectors: `q[j]`, `q[j, k]`, or `q[j][k]` (the inner index on the base).
+        if let ast::ExprKind::Name(n) = &base.kind
+            && let Some(width) = self.scope.element(n)
+        {
+            let all: Vec<&ast::Expr> = indices.iter().collect();
+            return self.array_index(n, width, &all, span);
+        }
+        if let ast::ExprKind::Index {
+            base: inner,
+            indices: first,
+        } = &base.kind
+            && let ast::ExprKind::Name(n) = &inner.kind
+            && let Some(width) = self.scope.element(n)
+        {
+            let all: Vec<&ast::Expr> = first.iter().chain(indices).collect();
+            return self.array_index(n, width, &all, span);
+        }
         let b = self.expr(base)?;
         let mut index = Vec::new();
         for i in indices {
-            let e = self.expr(i)?;
-            let value = crate::eval::constant(&e).and_then(|v| match v {
-                crate::Value::Scalar(x) if e.dim.is_dimensionless() => Some(x),
-                _ => None,
-            });
-            match value {
-                Some(x) if x >= 0.0 && x.fract() == 0.0 && x < 1e15 => index.push(x as usize),
-                _ => {
-                    return Err(self.err(
-                        Diagnostic::error(
-                            Code::ShapeMismatch,
-                            i.span,
-                            "an index must be a whole number from 0",
-                        )
-                        .with_label("not a constant index"),
-                    ));
-                }
-            }
+            index.push(self.constant_index(i)?);
         }
         let bounds: Vec<usize> = match b.shape {
             Shape::Vector(n) => vec![n],
@@ -407,6 +414,27 @@ impl Cx<'_> {
             Shape::Scalar,
             span,
         ))
+    }
+
+    /// An index: a constant whole number from 0.
+    pub(crate) fn constant_index(&mut self, i: &ast::Expr) -> CResult<usize> {
+        let e = self.expr(i)?;
+        let value = crate::eval::constant(&e).and_then(|v| match v {
+            crate::Value::Scalar(x) if e.dim.is_dimensionless() => Some(x),
+            _ => None,
+        });
+        match value {
+            // The cast is exact: a whole number below 1e15.
+            Some(x) if x >= 0.0 && x.fract() == 0.0 && x < 1e15 => Ok(x as usize),
+            _ => Err(self.err(
+                Diagnostic::error(
+                    Code::ShapeMismatch,
+                    i.span,
+                    "an index must be a whole number from 0",
+                )
+                .with_label("not a constant index"),
+            )),
+        }
     }
 
     fn call(&mut self, callee: &ast::Name, args: &[ast::Expr], span: Span) -> CResult<Expr> {

@@ -230,9 +230,16 @@ pub(crate) fn call(cx: &mut Cx<'_>, f: &Function, args: &[ast::Expr], span: Span
     let grid = cx.grid();
     let mut inner = Vec::new();
     let result = body(f, &checked, grid, span, &mut inner);
+    // One fault of the body found once per use of a parameter (`v[2]` in each row) is one
+    // diagnostic at the call.
+    let mut relocated: Vec<Diagnostic> = Vec::new();
     for d in inner {
-        cx.extend(vec![relocate(f, d, span)]);
+        let d = relocate(f, d, span);
+        if !relocated.contains(&d) {
+            relocated.push(d);
+        }
     }
+    cx.extend(relocated);
     result.map(|e| respan(e, span))
 }
 

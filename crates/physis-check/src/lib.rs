@@ -10,6 +10,7 @@
 //! and the mechanics (lagrangian, hamiltonian, dissipation, efforts) for the symbolic stage.
 
 mod absolute;
+mod arrays;
 mod builtins;
 mod clauses;
 pub mod constants;

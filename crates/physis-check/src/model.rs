@@ -169,6 +169,9 @@ pub struct State {
     pub kind: String,
     /// Scalar, vector, or field (one value per grid node).
     pub shape: Shape,
+    /// For an array of vectors (`Length[7][2]`), the size of each vector: the state is then
+    /// the vector of all their components, row by row (`shape` is `Vector(14)`).
+    pub element: Option<usize>,
     /// The initial value (may read params; grid coordinates for a field).
     pub init: Expr,
     /// The state whose velocity this is (`s` for `s'`).

@@ -752,6 +752,16 @@ pub(crate) fn resolve(
     Resolved { env, schemes }
 }
 
+/// The modules a check of `source` sees (the standard library, the file's own, and those its
+/// `open`s read from `files`) and the names it opens, for an editor's completion; problems
+/// are left to the check.
+pub fn visible(source: &str, files: &dyn ModuleFiles) -> (Vec<Arc<Module>>, Vec<String>) {
+    let parsed = physis_syntax::parse(source);
+    let mut ignored = Vec::new();
+    let resolved = resolve(&parsed.file, source, files, &mut ignored);
+    (resolved.env.modules, resolved.env.opened)
+}
+
 /// Reads module files for one check.
 struct Loader<'a> {
     files: &'a dyn ModuleFiles,

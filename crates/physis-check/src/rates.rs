@@ -3,9 +3,14 @@
 //! own rates replaced), so every later stage sees ordinary expressions and the derivatives and
 //! Jacobians of the symbolic layer follow. Laws that read each other's rates in a cycle have no
 //! order to be evaluated in: that is PH0209 with every law of the cycle marked.
+//!
+//! The run holds a dirichlet field's edge nodes, so their rate is zero and not what the law's
+//! right side says there: the rate read is the right side times a field that is 1 inside and
+//! 0 on the edge ([`interior`]), the same nodes the run holds.
 
+use crate::expr::{ArithOp, Builtin, Shape};
 use crate::expr::{Expr, ExprKind, StateId};
-use crate::model::{BoundaryCondition, Law, State};
+use crate::model::{BoundaryCondition, Grid, Law, State};
 use crate::simulate::SimChecker;
 use physis_syntax::{Code, Diagnostic};
 
@@ -71,7 +76,12 @@ fn visit(
         return;
     }
     let mut rhs = std::mem::replace(&mut laws[i].rhs, placeholder());
-    replace(&mut rhs, laws);
+    let held: Vec<StateId> = (0..states.len())
+        .map(StateId)
+        .filter(|id| matches!(states[id.0].boundary, Some(BoundaryCondition::Dirichlet(_))))
+        .collect();
+    let mask = c.grid.as_ref().map(interior);
+    replace(&mut rhs, laws, &held, mask.as_ref());
     laws[i].rhs = rhs;
     marks[i] = Mark::Done;
 }
@@ -138,23 +148,6 @@ fn settle_read(
             }
         }
     }
-    if matches!(states[id.0].boundary, Some(BoundaryCondition::Dirichlet(_))) {
-        // The run holds a dirichlet field's boundary nodes, so their rate is zero there and
-        // not what the law's right side says; substituting it would count them.
-        c.err(
-            Diagnostic::error(
-                Code::NotYetSupported,
-                laws[i].span,
-                format!(
-                    "a law cannot read the rate of `{name}` yet: its boundary nodes are held \
-                     (dirichlet)"
-                ),
-            )
-            .with_label("reads the rate here")
-            .with_hint("observes and stops can read it; a law can read the rate of a field with a neumann or periodic boundary"),
-        );
-        return false;
-    }
     if laws[j].rhs.any(|x| matches!(x.kind, ExprKind::Noise(_))) {
         c.err(
             Diagnostic::error(
@@ -170,21 +163,100 @@ fn settle_read(
     true
 }
 
-/// Replaces each rate in `e` by the (already substituted) right side of its law.
-fn replace(e: &mut Expr, laws: &[Law]) {
+/// Replaces each rate in `e` by the (already substituted) right side of its law; the rate of
+/// a `held` (dirichlet) field is masked by `mask`, zero on the edge.
+fn replace(e: &mut Expr, laws: &[Law], held: &[StateId], mask: Option<&Expr>) {
     e.walk_mut(&mut |x| {
         let ExprKind::Rate(id) = x.kind else {
             return true;
         };
         if let Some(law) = laws.iter().find(|l| l.target == id) {
             let span = x.span;
-            *x = Expr {
+            let rhs = Expr {
                 span,
                 ..law.rhs.clone()
+            };
+            *x = match mask {
+                Some(mask) if held.contains(&id) => Expr {
+                    kind: ExprKind::Binary {
+                        op: ArithOp::Mul,
+                        lhs: Box::new(rhs),
+                        rhs: Box::new(mask.clone()),
+                    },
+                    dim: x.dim,
+                    shape: Shape::Field,
+                    span,
+                },
+                _ => rhs,
             };
         }
         false
     });
+}
+
+/// A field that is exactly 1 at the grid's interior nodes and exactly 0 on its edge (a node
+/// at either end of some axis, the nodes a dirichlet boundary holds), from the node
+/// coordinates: per axis from a to b with spacing h, (1 + sign((c − a)·(b − c) − h·(b − a)/4))/2.
+/// At an interior node (c − a)·(b − c) ≥ h·(b − a − h) ≥ h·(b − a)/2 (an axis has at least
+/// 3 nodes); at an end it is zero up to rounding, far below h·(b − a)/4.
+fn interior(g: &Grid) -> Expr {
+    let span = g.span;
+    let leaf = |kind, dim, shape| Expr {
+        kind,
+        dim,
+        shape,
+        span,
+    };
+    let bin = |op, l: Expr, r: Expr, dim, shape| {
+        leaf(
+            ExprKind::Binary {
+                op,
+                lhs: Box::new(l),
+                rhs: Box::new(r),
+            },
+            dim,
+            shape,
+        )
+    };
+    let none = units::Dimension::NONE;
+    let (d, d2) = (g.dim, g.dim * g.dim);
+    let mut mask: Option<Expr> = None;
+    for (axis, &n) in g.sizes.iter().enumerate() {
+        let (a, b) = (g.from[axis], g.to[axis]);
+        let h = (b - a) / (n.max(2) - 1) as f64;
+        let c = || leaf(ExprKind::GridCoord(axis), d, Shape::Field);
+        let k = |v| leaf(ExprKind::Const(v), d, Shape::Scalar);
+        let product = bin(
+            ArithOp::Mul,
+            bin(ArithOp::Sub, c(), k(a), d, Shape::Field),
+            bin(ArithOp::Sub, k(b), c(), d, Shape::Field),
+            d2,
+            Shape::Field,
+        );
+        let margin = leaf(ExprKind::Const(h * (b - a) / 4.0), d2, Shape::Scalar);
+        let sign = leaf(
+            ExprKind::Call {
+                func: Builtin::Sign,
+                args: vec![bin(ArithOp::Sub, product, margin, d2, Shape::Field)],
+            },
+            none,
+            Shape::Field,
+        );
+        let one = || leaf(ExprKind::Const(1.0), none, Shape::Scalar);
+        let two = leaf(ExprKind::Const(2.0), none, Shape::Scalar);
+        let axis_mask = bin(
+            ArithOp::Div,
+            bin(ArithOp::Add, one(), sign, none, Shape::Field),
+            two,
+            none,
+            Shape::Field,
+        );
+        mask = Some(match mask {
+            None => axis_mask,
+            Some(m) => bin(ArithOp::Mul, m, axis_mask, none, Shape::Field),
+        });
+    }
+    mask.unwrap_or_else(|| leaf(ExprKind::Const(1.0), none, Shape::Scalar))
 }
 
 fn placeholder() -> Expr {

@@ -37,7 +37,10 @@ pub(crate) fn relations(c: &mut SimChecker<'_>, states: &mut [State]) {
                             .with_secondary(states[j].span, format!("`{base}` declared here")),
                         );
                     }
-                    if states[i].shape != states[j].shape {
+                    let rows = |k: &str| c.names.map.get(k).and_then(|info| info.element);
+                    if states[i].shape != states[j].shape
+                        || rows(&states[i].key) != rows(&states[j].key)
+                    {
                         c.err(Diagnostic::error(
                             Code::ShapeMismatch,
                             name.span,

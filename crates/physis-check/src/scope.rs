@@ -28,6 +28,8 @@ pub(crate) struct Info {
     pub dim: Dimension,
     pub shape: Shape,
     pub span: Span,
+    /// For an array of vectors (`Length[7][2]`, stored flat), the size of each vector.
+    pub element: Option<usize>,
 }
 
 /// What a clause may read.
@@ -298,5 +300,26 @@ impl Scope for SimScope<'_> {
 
     fn grid(&self) -> Option<&GridInfo> {
         self.names.grid.as_ref()
+    }
+
+    fn element(&self, name: &ast::Name) -> Option<usize> {
+        if let Some(info) = self.names.map.get(&name.key()) {
+            return match info.sym {
+                Sym::State(_) | Sym::Param(_) => info.element,
+                _ => None,
+            };
+        }
+        // The rate `y'` of a state `y` has its rows.
+        if name.primes == 0 {
+            return None;
+        }
+        let mut base = name.text.clone();
+        for _ in 1..name.primes {
+            base.push('\'');
+        }
+        match self.names.map.get(&base) {
+            Some(info) if matches!(info.sym, Sym::State(_)) => info.element,
+            _ => None,
+        }
     }
 }

@@ -13,6 +13,10 @@ use units::Dimension;
 /// Most nodes a grid may have in all (PH0118 beyond it; docs/limits.md).
 pub const MAX_GRID_NODES: usize = 1_000_000;
 
+/// Most numbers an array of vectors may hold (PH0118 beyond it): as many as a vector's
+/// extent may be.
+const MAX_ARRAY: usize = 100_000_000;
+
 /// A declared state before its initial value is checked.
 pub(crate) struct StateDecl<'a> {
     pub name: &'a ast::Name,
@@ -113,6 +117,7 @@ impl<'a> SimChecker<'a> {
         &mut self,
         index: &ast::Name,
         n: usize,
+        width: Option<usize>,
         body: &ast::Expr,
         ctx: Ctx,
     ) -> CResult<Expr> {
@@ -125,7 +130,24 @@ impl<'a> SimChecker<'a> {
             scope: &mut scope,
             diags: self.diags,
         }
-        .each(index, n, body)
+        .each(index, n, width, body)
+    }
+
+    /// `e` as the value of the declared `name`: written as rows (`[[a, b], [c, d]]`) for an
+    /// array of vectors, flattened to the stored layout ([`crate::arrays`]).
+    pub fn value_of(&mut self, name: &str, e: &ast::Expr, ctx: Ctx) -> CResult<Expr> {
+        let rows = self.names.map.get(name).and_then(|info| match info.shape {
+            Shape::Vector(n) => info.element.map(|w| (n / w.max(1), w)),
+            _ => None,
+        });
+        let Some((rows, width)) = rows else {
+            return self.expr(e, ctx);
+        };
+        match crate::arrays::flatten_rows(e, rows, width) {
+            Ok(Some(flat)) => self.expr(&flat, ctx),
+            Ok(None) => self.expr(e, ctx),
+            Err(d) => Err(self.err(d)),
+        }
     }
 
     /// Check a condition (stop/on).
@@ -227,12 +249,18 @@ impl<'a> SimChecker<'a> {
             dim: Dimension::NONE,
             shape: Shape::Scalar,
             span: name.span,
+            element: None,
         };
         self.names.map.entry(name.key()).or_insert(info);
     }
 
-    /// Resolve a type to a dimension, kind name and shape.
-    fn type_of(&mut self, ty: &TypeExpr, is_field: bool) -> CResult<(Dimension, String, Shape)> {
+    /// Resolve a type to a dimension, kind name, shape and, for an array of vectors
+    /// (`Length[7][2]`, stored flat: [`crate::arrays`]), the size of each vector.
+    fn type_of(
+        &mut self,
+        ty: &TypeExpr,
+        is_field: bool,
+    ) -> CResult<(Dimension, String, Shape, Option<usize>)> {
         let Some(dim) = units::kind(&ty.kind.text) else {
             return Err(self.err(
                 Diagnostic::error(
@@ -247,10 +275,27 @@ impl<'a> SimChecker<'a> {
             ));
         };
         let sizes = self.extents(&ty.extents)?;
+        let mut element = None;
         let shape = match (sizes.as_slice(), is_field) {
             ([], true) => Shape::Field,
             ([], false) => Shape::Scalar,
             ([n], false) => Shape::Vector(*n),
+            ([n, w], false) => match crate::arrays::flat_size(*n, *w, MAX_ARRAY) {
+                Some(total) => {
+                    element = Some(*w);
+                    Shape::Vector(total)
+                }
+                None => {
+                    return Err(self.err(
+                        Diagnostic::error(
+                            Code::TooBig,
+                            ty.span,
+                            format!("an array of vectors of more than {MAX_ARRAY} numbers"),
+                        )
+                        .with_label(format!("{n} × {w}")),
+                    ));
+                }
+            },
             (_, true) => {
                 return Err(self.err(Diagnostic::error(
                     Code::ShapeMismatch,
@@ -262,11 +307,12 @@ impl<'a> SimChecker<'a> {
                 return Err(self.err(Diagnostic::error(
                     Code::ShapeMismatch,
                     ty.span,
-                    "a state or param has one extent; grids have two",
+                    "a state or param is a vector `Kind[7]` or an array of vectors \
+                     `Kind[7][2]`; nothing has more extents",
                 )));
             }
         };
-        Ok((dim, ty.kind.text.clone(), shape))
+        Ok((dim, ty.kind.text.clone(), shape, element))
     }
 
     /// Literal extents as sizes (PH0106 for names).
@@ -318,7 +364,7 @@ impl<'a> SimChecker<'a> {
         for clause in &sim.clauses {
             match &clause.kind {
                 ClauseKind::Param { name, ty, .. } => {
-                    let Ok((dim, kind, shape)) = self.type_of(ty, false) else {
+                    let Ok((dim, kind, shape, element)) = self.type_of(ty, false) else {
                         self.poison(name);
                         continue;
                     };
@@ -330,6 +376,7 @@ impl<'a> SimChecker<'a> {
                             dim,
                             shape,
                             span: name.span,
+                            element,
                         },
                     ) {
                         continue;
@@ -377,6 +424,7 @@ impl<'a> SimChecker<'a> {
                                 dim,
                                 shape: Shape::Scalar,
                                 span: n.span,
+                                element: None,
                             },
                         ) {
                             continue;
@@ -395,6 +443,7 @@ impl<'a> SimChecker<'a> {
                         dim: Dimension::NONE,
                         shape: Shape::Scalar,
                         span: b.name.span,
+                        element: None,
                     };
                     self.declare(&b.name, info);
                 }
@@ -404,6 +453,7 @@ impl<'a> SimChecker<'a> {
                         dim: Dimension::NONE,
                         shape: Shape::Scalar,
                         span: b.name.span,
+                        element: None,
                     };
                     if self.declare(&b.name, info) {
                         self.names.lets.push(LetSlot::Pending);
@@ -431,7 +481,7 @@ impl<'a> SimChecker<'a> {
         is_field: bool,
         span: Span,
     ) {
-        let Ok((dim, kind, shape)) = self.type_of(ty, is_field) else {
+        let Ok((dim, kind, shape, element)) = self.type_of(ty, is_field) else {
             self.poison(name);
             return;
         };
@@ -443,6 +493,7 @@ impl<'a> SimChecker<'a> {
                 dim,
                 shape,
                 span: name.span,
+                element,
             },
         ) {
             return;
@@ -575,6 +626,7 @@ impl<'a> SimChecker<'a> {
                     dim,
                     shape: Shape::Field,
                     span: c.span,
+                    element: None,
                 },
             );
         }
@@ -609,7 +661,7 @@ impl<'a> SimChecker<'a> {
                 what: "a param default",
                 ..Ctx::CONSTANT
             };
-            if let Ok(e) = self.expr(default, ctx)
+            if let Ok(e) = self.value_of(&name.key(), default, ctx)
                 && self
                     .expect_dim(&e, dim, &format!("the default of `{}`", name.key()))
                     .is_ok()
@@ -641,7 +693,8 @@ impl<'a> SimChecker<'a> {
                 shape: Shape::Scalar,
                 span: init_ast.span,
             };
-            let init = match self.expr(init_ast, ctx) {
+            let key = self.state_decls[i].name.key();
+            let init = match self.value_of(&key, init_ast, ctx) {
                 Ok(e) => {
                     let what = format!("the initial value of `{}`", self.state_decls[i].name.key());
                     let _ = self
@@ -658,6 +711,7 @@ impl<'a> SimChecker<'a> {
                 dim,
                 kind: d.kind.clone(),
                 shape,
+                element: self.names.map.get(&key).and_then(|info| info.element),
                 init,
                 velocity_of: None,
                 velocity: None,

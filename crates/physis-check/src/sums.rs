@@ -372,8 +372,16 @@ impl Cx<'_> {
         )
     }
 
-    /// The components of a per-index law: `body` with `index` = 0, 1, …, n − 1, as a vector.
-    pub(crate) fn each(&mut self, index: &ast::Name, n: usize, body: &ast::Expr) -> CResult<Expr> {
+    /// The components of a per-index law: `body` with `index` = 0, 1, …, n − 1, as a vector;
+    /// for an array of vectors (`width` components each, [`crate::arrays`]) each `body` is a
+    /// vector and the rows are laid end to end.
+    pub(crate) fn each(
+        &mut self,
+        index: &ast::Name,
+        n: usize,
+        width: Option<usize>,
+        body: &ast::Expr,
+    ) -> CResult<Expr> {
         nested(|| {
             if !take(n) {
                 return Err(self.fail(
@@ -386,7 +394,11 @@ impl Cx<'_> {
                 ));
             }
             // n is a declared vector size, far below i64::MAX.
-            let items = self.terms(index, 0..n as i64, body)?;
+            let mut items = self.terms(index, 0..n as i64, body)?;
+            if let Some(width) = width {
+                items = self.flatten_law(items, width)?;
+            }
+            let n = items.len();
             for item in &items {
                 if item.shape != Shape::Scalar {
                     return Err(self.fail(

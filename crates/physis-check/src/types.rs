@@ -74,8 +74,17 @@ pub(crate) fn suspended<R>(f: impl FnOnce() -> R) -> R {
 
 /// [`crate::check_source`], also returning the type of every expression node it accepted.
 pub fn check_source_with_types(source: &str) -> (Checked, TypeTable) {
+    check_source_with_types_in(source, &crate::modules::NoFiles)
+}
+
+/// [`crate::check_source_with`] (module files from `files`), also returning the type of every
+/// expression node it accepted.
+pub fn check_source_with_types_in(
+    source: &str,
+    files: &dyn crate::modules::ModuleFiles,
+) -> (Checked, TypeTable) {
     let previous = RECORDER.with(|r| r.borrow_mut().replace(Vec::new()));
-    let checked = crate::check_source(source);
+    let checked = crate::check_source_with(source, files);
     let nodes = RECORDER.with(|r| std::mem::replace(&mut *r.borrow_mut(), previous));
     (
         checked,

@@ -89,6 +89,37 @@ pub fn apply_change(text: &mut String, range: Option<Range>, new_text: &str) {
     }
 }
 
+/// The path of a `file:` URI (`file:///home/a/b%20c.hph` → `/home/a/b c.hph`,
+/// `file:///C:/m.hph` → `C:/m.hph`); `None` for another scheme, a remote host or a broken
+/// escape.
+pub fn file_path(uri: &str) -> Option<std::path::PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    let rest = rest.strip_prefix("localhost").unwrap_or(rest);
+    if !rest.starts_with('/') {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(rest.len());
+    let mut it = rest.bytes();
+    while let Some(b) = it.next() {
+        if b == b'%' {
+            let hex = [it.next()?, it.next()?];
+            let hex = std::str::from_utf8(&hex).ok()?;
+            bytes.push(u8::from_str_radix(hex, 16).ok()?);
+        } else {
+            bytes.push(b);
+        }
+    }
+    let path = String::from_utf8(bytes).ok()?;
+    // `/C:/x` on Windows is `C:/x`.
+    let drive = path.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic)
+        && path.as_bytes().get(2) == Some(&b':');
+    Some(std::path::PathBuf::from(if drive {
+        &path[1..]
+    } else {
+        &path[..]
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

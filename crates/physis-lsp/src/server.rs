@@ -115,13 +115,22 @@ pub fn analyse(text: String) -> Analysis {
         .unwrap_or_else(|message| Analysis::failed(text, message))
 }
 
+/// [`analyse`] for the document at `uri`: a `file:` document reads its module files beside it.
+pub fn analyse_at(text: String, uri: &lsp::Uri) -> Analysis {
+    match position::file_path(uri.as_str()) {
+        Some(path) => guarded(|| Analysis::at(text.clone(), &path))
+            .unwrap_or_else(|message| Analysis::failed(text, message)),
+        None => analyse(text),
+    }
+}
+
 /// Apply a document notification; the URI whose diagnostics changed.
 fn notify(docs: &mut HashMap<String, (lsp::Uri, Analysis)>, n: Notification) -> Option<lsp::Uri> {
     match n.method.as_str() {
         DidOpenTextDocument::METHOD => {
             let p: lsp::DidOpenTextDocumentParams = serde_json::from_value(n.params).ok()?;
             let uri = p.text_document.uri;
-            let a = analyse(p.text_document.text);
+            let a = analyse_at(p.text_document.text, &uri);
             docs.insert(uri.as_str().to_string(), (uri.clone(), a));
             Some(uri)
         }
@@ -133,7 +142,8 @@ fn notify(docs: &mut HashMap<String, (lsp::Uri, Analysis)>, n: Notification) -> 
             for change in p.content_changes {
                 position::apply_change(&mut text, change.range, &change.text);
             }
-            docs.insert(uri.as_str().to_string(), (uri.clone(), analyse(text)));
+            let a = analyse_at(text, &uri);
+            docs.insert(uri.as_str().to_string(), (uri.clone(), a));
             Some(uri)
         }
         DidCloseTextDocument::METHOD => {

@@ -177,3 +177,97 @@ fn a_schemes_local_bindings_hover_with_their_dimension() {
     let (_, next) = hover("next ≔");
     assert!(next.contains("**[y]** (relative to the state)"), "{next}");
 }
+
+/// A user module in a file beside the document: `open Motors` reads `Motors.hph` as
+/// `physis check` does, so its functions are checked at each call, hovered with their value's
+/// kind and completed; a text with no folder finds no such module (PH0211).
+#[test]
+fn module_files_beside_the_document_are_read() {
+    let dir = std::env::temp_dir().join(format!("physis-lsp-modules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("Motors.hph"),
+        "module Motors {\n  // Steady speed: ω = k·V/(k² + R·b).\n  fn speed(k : TorqueConstant, V : Voltage, R : Resistance, b : RotationalDrag) : AngularVelocity ≔ k·V/(k² + R·b)\n  const drag ≔ 0.001 N·m·s\n}\n",
+    )
+    .unwrap();
+    let src = "open Motors\nsimulate M {\n  state w : AngularVelocity = 0 rad/s\n  law w' = (speed(0.05 N·m/A, 12 V, 1 Ω, drag) − w)/(1 s)\n  observe fast ≔ Motors.speed(0.05 N·m/A, 12 V, 1 Ω, drag)\n  stop when t ≥ 1 s\n}\n";
+    let path = dir.join("model.hph");
+    let a = Analysis::at(src.into(), &path);
+    assert!(a.diagnostics().is_empty(), "{:#?}", a.diagnostics());
+    let h = a.hover(at(src, "Motors.speed") + 8).expect("a hover");
+    // AngularVelocity shares its dimension with Frequency, the name the hover gives.
+    assert!(h.markdown.contains("· 1/s"), "{}", h.markdown);
+    let names: Vec<String> = a
+        .completions(at(src, "speed(0.05"))
+        .into_iter()
+        .map(|c| c.label)
+        .collect();
+    assert!(names.contains(&"speed".to_string()), "{names:?}");
+    let dotted = "Motors.";
+    let offset = at(src, dotted) + dotted.len();
+    let members: Vec<(String, Option<String>)> = a
+        .completions(offset)
+        .into_iter()
+        .map(|c| (c.label, c.detail))
+        .collect();
+    assert!(
+        members
+            .iter()
+            .any(|(l, d)| l == "speed" && d.as_deref().is_some_and(|d| d.contains("Voltage"))),
+        "{members:?}"
+    );
+    assert!(members.iter().any(|(l, _)| l == "drag"), "{members:?}");
+    let opens: Vec<String> = a
+        .completions(at(src, "Motors"))
+        .into_iter()
+        .map(|c| c.label)
+        .collect();
+    assert!(opens.contains(&"Motors".to_string()), "{opens:?}");
+    // A wrong dimension in a call is diagnosed at the call, as the CLI does.
+    let bad = src.replace("12 V, 1 Ω, drag) − w", "12 m, 1 Ω, drag) − w");
+    let b = Analysis::at(bad, &path);
+    assert_eq!(
+        b.diagnostics()[0].code,
+        Code::WrongDimension,
+        "{:#?}",
+        b.diagnostics()
+    );
+    // The server reads a `file:` document's folder.
+    let uri: lsp_types::Uri = format!("file://{}", path.display()).parse().unwrap();
+    let served = physis_lsp::server::analyse_at(src.into(), &uri);
+    assert!(
+        served.diagnostics().is_empty(),
+        "{:#?}",
+        served.diagnostics()
+    );
+    // Without a folder, the module is unknown.
+    let c = Analysis::new(src.into());
+    assert!(
+        c.diagnostics()
+            .iter()
+            .any(|d| d.code == Code::UnknownModule),
+        "{:#?}",
+        c.diagnostics()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn file_uris_become_paths() {
+    use physis_lsp::position::file_path;
+    use std::path::PathBuf;
+    assert_eq!(
+        file_path("file:///home/a/b%20c.hph"),
+        Some(PathBuf::from("/home/a/b c.hph"))
+    );
+    assert_eq!(
+        file_path("file://localhost/m.hph"),
+        Some(PathBuf::from("/m.hph"))
+    );
+    assert_eq!(
+        file_path("file:///C:/m.hph"),
+        Some(PathBuf::from("C:/m.hph"))
+    );
+    assert_eq!(file_path("untitled:Untitled-1"), None);
+    assert_eq!(file_path("file:///a%2"), None);
+}

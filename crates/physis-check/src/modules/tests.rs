@@ -144,6 +144,154 @@ fn thermal_functions_match_their_closed_forms() {
     }
 }
 
+/// The value of `expr` as the default of a `kind` param (Physis.Mechanics opened).
+fn value_of(kind: &str, expr: &str) -> Vec<f64> {
+    let source = format!(
+        "open Physis.Mechanics\nsimulate Probe {{\n  param p : {kind} = {expr}\n  state y : Length = 0 m\n  law y' = 1 m/s\n  stop when t ≥ 1 s\n}}\n"
+    );
+    let checked = crate::check_source(&source);
+    assert!(!checked.has_errors(), "{:#?}", checked.diagnostics);
+    checked.program.models[0].params[0]
+        .default
+        .components()
+        .to_vec()
+}
+
+fn close_all(got: &[f64], want: &[f64], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (g, w) in got.iter().zip(want) {
+        assert!(
+            (g - w).abs() <= 1e-15 * w.abs().max(1.0),
+            "{what}: {got:?} vs {want:?}"
+        );
+    }
+}
+
+/// A unit quaternion turning by `angle` about the unit `axis`, as text.
+fn turn(angle: f64, axis: [f64; 3]) -> String {
+    let (s, c) = (angle / 2.0).sin_cos();
+    format!(
+        "[{c:e}, {:e}, {:e}, {:e}]",
+        s * axis[0],
+        s * axis[1],
+        s * axis[2]
+    )
+}
+
+/// Quarter turns about each axis: the matrices written out by hand.
+#[test]
+fn rotation_matrices_of_quarter_turns() {
+    let h = std::f64::consts::FRAC_PI_2;
+    let cases = [
+        (
+            [0.0, 0.0, 1.0],
+            [0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+        ),
+        (
+            [1.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0],
+        ),
+        (
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0, 1.0, 0.0, -1.0, 0.0, 0.0],
+        ),
+    ];
+    for (axis, want) in cases {
+        let got = value_of(
+            "Dimensionless[9]",
+            &format!("rotationMatrix({})", turn(h, axis)),
+        );
+        close_all(&got, &want, &format!("quarter turn about {axis:?}"));
+    }
+    // The identity quaternion is the identity matrix.
+    let got = value_of("Dimensionless[9]", "rotationMatrix([1, 0, 0, 0])");
+    close_all(
+        &got,
+        &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+        "identity",
+    );
+    // A quarter turn about z takes [1 m, 2 m, 3 m] to [−2 m, 1 m, 3 m].
+    let got = value_of(
+        "Length[3]",
+        &format!(
+            "matrixTimesVector(rotationMatrix({}), [1 m, 2 m, 3 m])",
+            turn(h, [0.0, 0.0, 1.0])
+        ),
+    );
+    close_all(&got, &[-2.0, 1.0, 3.0], "turned vector");
+}
+
+/// R·Rᵀ = I for a turn about a skew axis, and turning by q then p is turning by p⊗q:
+/// R(p⊗q) = R(p)·R(q).
+#[test]
+fn rotation_matrices_are_orthogonal_and_compose() {
+    let n = (1.0f64 + 4.0 + 9.0).sqrt();
+    let p = turn(0.7, [1.0 / n, 2.0 / n, 3.0 / n]);
+    let q = turn(-1.9, [0.0, 0.6, 0.8]);
+    let rrt = value_of(
+        "Dimensionless[9]",
+        &format!("matrixProduct(rotationMatrix({p}), transpose(rotationMatrix({p})))"),
+    );
+    close_all(&rrt, &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], "R·Rᵀ");
+    let composed = value_of(
+        "Dimensionless[9]",
+        &format!("rotationMatrix(quaternionProduct({p}, {q}))"),
+    );
+    let product = value_of(
+        "Dimensionless[9]",
+        &format!("matrixProduct(rotationMatrix({p}), rotationMatrix({q}))"),
+    );
+    for (a, b) in composed.iter().zip(&product) {
+        assert!((a - b).abs() < 1e-15, "{composed:?} vs {product:?}");
+    }
+}
+
+/// Inertia tensors of a box, a sphere and a cylinder against their closed forms; a box turned
+/// a quarter turn about z swaps its x and y moments (R·I·Rᵀ).
+#[test]
+fn inertia_tensors_match_their_closed_forms() {
+    let (m, a, b, c) = (3.0, 2.0, 1.0, 0.5);
+    let boxed = value_of(
+        "MomentOfInertia[9]",
+        "inertiaTensorBox(3 kg, 2 m, 1 m, 0.5 m)",
+    );
+    let (ix, iy, iz) = (
+        m * (b * b + c * c) / 12.0,
+        m * (a * a + c * c) / 12.0,
+        m * (a * a + b * b) / 12.0,
+    );
+    close_all(&boxed, &[ix, 0.0, 0.0, 0.0, iy, 0.0, 0.0, 0.0, iz], "box");
+    let turned = value_of(
+        "MomentOfInertia[9]",
+        &format!(
+            "inertiaInWorld({}, inertiaTensorBox(3 kg, 2 m, 1 m, 0.5 m))",
+            turn(std::f64::consts::FRAC_PI_2, [0.0, 0.0, 1.0])
+        ),
+    );
+    close_all(
+        &turned,
+        &[iy, 0.0, 0.0, 0.0, ix, 0.0, 0.0, 0.0, iz],
+        "turned box",
+    );
+    let sphere = value_of(
+        "MomentOfInertia[9]",
+        "inertiaTensorSolidSphere(2 kg, 0.5 m)",
+    );
+    let s = 0.4 * 2.0 * 0.25;
+    close_all(&sphere, &[s, 0.0, 0.0, 0.0, s, 0.0, 0.0, 0.0, s], "sphere");
+    let cyl = value_of(
+        "MomentOfInertia[9]",
+        "inertiaTensorSolidCylinder(2 kg, 0.5 m, 2 m)",
+    );
+    let (r, h) = (0.5f64, 2.0f64);
+    let side = 2.0 * (3.0 * r * r + h * h) / 12.0;
+    close_all(
+        &cyl,
+        &[side, 0.0, 0.0, 0.0, side, 0.0, 0.0, 0.0, 2.0 * r * r / 2.0],
+        "cylinder",
+    );
+}
+
 /// `rotate` keeps the kind and size of the vector it turns (its values are checked by a run in
 /// physis-cli's module tests: the checker folds no cross product).
 #[test]
@@ -174,6 +322,9 @@ fn doc_lists_signatures_with_units_and_physics() {
     );
     assert!(text.contains("ω = k·V/(k² + R·b)"), "{text}");
     assert!(doc("Physis.Constants").unwrap().contains("g0"));
+    let mechanics = doc("Physis.Mechanics").unwrap();
+    assert!(mechanics.contains("fn rotationMatrix(q : "), "{mechanics}");
+    assert!(mechanics.contains("R·Rᵀ = I"), "{mechanics}");
     assert!(doc("Physis.Nothing").is_none());
 }
 

@@ -53,12 +53,19 @@ pub fn state_unit(checked: &CheckedModel, name: &str) -> (String, String) {
 }
 
 /// The names `--y` and `--x` accept, for messages.
-fn choices(info: &ModelInfo) -> String {
+fn choices(info: &ModelInfo, checked: &CheckedModel) -> String {
     let mut names = vec!["t".to_string()];
     names.extend(info.observes.iter().map(|o| o.name.clone()));
-    for s in info.states.iter().filter(|s| s.shape.len() <= 1) {
+    // Vectors and arrays of vectors; a 2-D field is plotted with --field.
+    let listed = |name: &str| {
+        checked
+            .state(name)
+            .is_some_and(|id| checked.states[id.0].element.is_some())
+    };
+    for s in (info.states.iter()).filter(|s| s.shape.len() <= 1 || listed(&s.name)) {
         match s.shape.as_slice() {
             [n] if *n > 1 => names.push(format!("{}[0..{}]", s.name, n - 1)),
+            [r, w] => names.push(format!("{}[0..{}][0..{}]", s.name, r - 1, w - 1)),
             _ => names.push(s.name.clone()),
         }
     }
@@ -96,20 +103,25 @@ pub fn resolve(
             source: Source::Observe(i),
         }]);
     }
-    let (base, index) = match key.strip_suffix(']').and_then(|k| k.split_once('[')) {
-        Some((b, i)) => {
-            let i = i.trim().parse::<usize>().map_err(|_| {
-                Failure::usage(format!("error: `{name}`: the index must be a whole number"))
-            })?;
-            (b.trim().to_string(), Some(i))
+    // `x`, `x[1]`, and for an array of vectors `q[3]`, `q[3][1]` or `q[3, 1]`.
+    let (base, index) = match key.find('[') {
+        Some(at) if key.ends_with(']') => {
+            let inner = &key[at + 1..key.len() - 1];
+            let mut index = Vec::new();
+            for part in inner.split("][").flat_map(|p| p.split(',')) {
+                index.push(part.trim().parse::<usize>().map_err(|_| {
+                    Failure::usage(format!("error: `{name}`: the index must be a whole number"))
+                })?);
+            }
+            (key[..at].trim().to_string(), index)
         }
-        None => (key.clone(), None),
+        _ => (key.clone(), Vec::new()),
     };
     let unknown = || {
         Failure::usage(format!(
             "error: `{}` has no column `{name}`; it has: {}",
             info.name,
-            choices(info)
+            choices(info, checked)
         ))
     };
     let state = info
@@ -133,16 +145,38 @@ pub fn resolve(
         quantity: quantity.clone(),
         source: Source::Slot(state.offset + k),
     };
-    match (index, state.len()) {
-        (None, 1) if state.shape.is_empty() => Ok(vec![column(0, state.name.clone())]),
-        (None, n) => Ok((0..n)
-            .map(|k| column(k, format!("{}[{k}]", state.name)))
-            .collect()),
-        (Some(k), n) if k < n => Ok(vec![column(k, format!("{}[{k}]", state.name))]),
-        (Some(k), n) => Err(Failure::usage(format!(
+    let out_of_range = |k: usize, n: usize| {
+        Failure::usage(format!(
             "error: `{}` has {n} component(s); index {k} is out of range",
             state.name
-        ))),
+        ))
+    };
+    if let [rows, width] = state.shape[..] {
+        // An array of vectors, stored row by row: `q[j][k]` is slot j·width + k.
+        let cell = |j: usize, k: usize| column(j * width + k, format!("{}[{j}][{k}]", state.name));
+        return match index[..] {
+            [] => Ok((0..rows)
+                .flat_map(|j| (0..width).map(move |k| (j, k)))
+                .map(|(j, k)| cell(j, k))
+                .collect()),
+            [j] if j < rows => Ok((0..width).map(|k| cell(j, k)).collect()),
+            [j, k] if j < rows && k < width => Ok(vec![cell(j, k)]),
+            [j, ..] if j >= rows => Err(Failure::usage(format!(
+                "error: `{}` has {rows} vector(s); index {j} is out of range",
+                state.name
+            ))),
+            [_, k] => Err(out_of_range(k, width)),
+            _ => Err(unknown()),
+        };
+    }
+    match (&index[..], state.len()) {
+        ([], 1) if state.shape.is_empty() => Ok(vec![column(0, state.name.clone())]),
+        ([], n) => Ok((0..n)
+            .map(|k| column(k, format!("{}[{k}]", state.name)))
+            .collect()),
+        (&[k], n) if k < n => Ok(vec![column(k, format!("{}[{k}]", state.name))]),
+        (&[k], n) => Err(out_of_range(k, n)),
+        _ => Err(unknown()),
     }
 }
 

@@ -433,10 +433,11 @@ fn model_info(
             .map(|(s, (off, n))| StateInfo {
                 name: s.name.clone(),
                 offset: *off as usize,
-                shape: if matches!(s.shape, Shape::Scalar) {
-                    vec![]
-                } else {
-                    vec![*n]
+                shape: match (s.shape, s.element) {
+                    (Shape::Scalar, _) => vec![],
+                    // An array of vectors: its rows, each of `w` components.
+                    (Shape::Vector(_), Some(w)) if w > 0 && *n % w == 0 => vec![*n / w, w],
+                    _ => vec![*n],
                 },
                 fixed_edge: false,
             })

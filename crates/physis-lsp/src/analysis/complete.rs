@@ -1,7 +1,9 @@
 //! Completion: units after a number (as typed: `m/s²`, `km/h`), quantity kinds after `:`,
-//! schemes after `integrate`, modules after `open` or `Physis.`, and elsewhere the names in
-//! scope (params, states and their derivatives `x'`, observes, constants, functions), keywords
-//! and the Unicode spellings of ASCII names (`alpha` → `α`).
+//! schemes after `integrate`, modules after `open` or `Physis.` (module files read beside the
+//! document included), a module's functions and constants after `Module.`, and elsewhere the
+//! names in scope (params, states and their derivatives `x'`, observes, constants, functions,
+//! what opened modules bring in), keywords and the Unicode spellings of ASCII names
+//! (`alpha` → `α`).
 
 use super::symbols::SymbolKind;
 use super::{Analysis, contains};
@@ -190,14 +192,27 @@ impl Analysis {
         let start = run_start(line, is_name_char);
         let head = line[..start].trim_end();
         let words: Vec<&str> = line.split_whitespace().collect();
+        // `Motors.` or `Physis.Mechanics.`: the module's functions and constants.
+        if let Some(before) = head.strip_suffix('.')
+            && let Some(m) = self.modules.iter().find(|m| {
+                before.ends_with(&m.name)
+                    && !before[..before.len() - m.name.len()]
+                        .ends_with(|c: char| is_name_char(c) || c == '.')
+            })
+        {
+            return make(start, member_items(m));
+        }
         if head.ends_with("Physis.") || words.first() == Some(&"open") {
             let start = if head.ends_with("Physis.") {
                 start
             } else {
                 run_start(line, |c| is_name_char(c) || c == '.')
             };
-            let items = ["Physis.Constants", "Physis.Schemes"]
+            let mut names: Vec<&str> = vec!["Physis.Constants", "Physis.Schemes"];
+            names.extend(self.modules.iter().map(|m| m.name.as_str()));
+            let items = names
                 .iter()
+                .filter(|m| !head.ends_with("Physis.") || m.starts_with("Physis."))
                 .map(|m| {
                     let text = if head.ends_with("Physis.") {
                         m.trim_start_matches("Physis.")
@@ -285,6 +300,14 @@ impl Analysis {
         for name in physis_check::constants::names() {
             out.push((name.into(), CompletionKind::Constant, name.into(), None));
         }
+        // What the opened modules bring in, module files included.
+        for m in self
+            .modules
+            .iter()
+            .filter(|m| self.opened.contains(&m.name))
+        {
+            out.extend(member_items(m));
+        }
         for name in physis_check::Builtin::NAMES {
             let call = format!("{name}(");
             out.push((name.to_string(), CompletionKind::Function, call, None));
@@ -302,6 +325,29 @@ impl Analysis {
         }
         out
     }
+}
+
+/// A module's functions (inserted with their `(`, shown with their signature) and constants.
+fn member_items(
+    m: &physis_check::modules::Module,
+) -> Vec<(String, CompletionKind, String, Option<String>)> {
+    let functions = m.functions.iter().map(|f| {
+        (
+            f.name.clone(),
+            CompletionKind::Function,
+            format!("{}(", f.name),
+            Some(f.signature()),
+        )
+    });
+    let constants = m.constants.iter().map(|c| {
+        (
+            c.name.clone(),
+            CompletionKind::Constant,
+            c.name.clone(),
+            c.doc.clone(),
+        )
+    });
+    functions.chain(constants).collect()
 }
 
 fn unit_items() -> Vec<(String, CompletionKind, String, Option<String>)> {

@@ -10,9 +10,12 @@ pub mod symbols;
 pub mod walk;
 
 use physis_check::Checked;
+use physis_check::modules::{FilesIn, Module, ModuleFiles, NoFiles};
 use physis_check::types::TypeTable;
 use physis_syntax::ast::File;
 use physis_syntax::{Diagnostic, Span};
+use std::path::Path;
+use std::sync::Arc;
 use symbols::Symbols;
 
 /// Whether byte `offset` is inside `span` or at its end (a cursor just after a name is on it).
@@ -33,6 +36,11 @@ pub struct Analysis {
     pub types: TypeTable,
     /// Declarations and uses of names.
     pub symbols: Symbols,
+    /// The modules the text sees: the standard library, its own, and the module files its
+    /// `open`s read.
+    pub modules: Vec<Arc<Module>>,
+    /// The modules it opens.
+    pub opened: Vec<String>,
 }
 
 /// A replacement of a span of the source by a text.
@@ -45,10 +53,21 @@ pub struct Edit {
 }
 
 impl Analysis {
-    /// Parse and check `source`.
+    /// Parse and check `source`, a text with no folder (its `open`s find no module files).
     pub fn new(source: String) -> Analysis {
+        Analysis::with_files(source, &NoFiles)
+    }
+
+    /// Parse and check `source`, the text of the file at `path`: `open Motors` reads
+    /// `Motors.hph` beside it, as `physis check` does.
+    pub fn at(source: String, path: &Path) -> Analysis {
+        Analysis::with_files(source, &FilesIn::beside(path))
+    }
+
+    fn with_files(source: String, files: &dyn ModuleFiles) -> Analysis {
         let file = physis_syntax::parse(&source).file;
-        let (checked, types) = front::check(&source);
+        let (checked, types) = front::check_in(&source, files);
+        let (modules, opened) = physis_check::modules::visible(&source, files);
         let symbols = Symbols::new(&file);
         Analysis {
             source,
@@ -56,6 +75,8 @@ impl Analysis {
             checked,
             types,
             symbols,
+            modules,
+            opened,
         }
     }
 
@@ -74,6 +95,8 @@ impl Analysis {
             },
             types: TypeTable::default(),
             symbols,
+            modules: Vec::new(),
+            opened: Vec::new(),
         }
     }
 

@@ -311,11 +311,12 @@ impl Parser {
         Ok(ClauseKind::On { when, resets })
     }
 
-    /// `Kind` or `Kind[e, ...]`.
+    /// `Kind`, `Kind[e, ...]`, or `Kind[7][2]` (an array of vectors; the same extents as
+    /// `Kind[7, 2]`).
     pub(super) fn type_expr(&mut self) -> PResult<TypeExpr> {
         let kind = self.name("a quantity kind such as `Length`", false)?;
         let mut extents = Vec::new();
-        if self.at(&TokenKind::LBracket) {
+        while self.at(&TokenKind::LBracket) {
             let open = self.bump().span;
             self.nesting += 1;
             loop {
