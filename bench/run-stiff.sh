@@ -5,10 +5,11 @@
 # BDF and LSODA (bench/anchors/side_scipy.py) as a subprocess of the same run, then prints
 # every table with its ratios and the equal-accuracy tables.
 #
-# usage: bench/run-stiff.sh [--rounds N] [--tolerances LIST] [--problems LIST] [--no-scipy]
-#   defaults: 5 rounds, tolerances 1e-4,1e-6,1e-8,1e-10 (none below 1e-8 for the Brusselator),
-#   every problem (robertson, van_der_pol, hires, heat, brusselator). Extra arguments go to
-#   the harness (`cargo run -p bench --bin side_by_side -- --help`).
+# usage: bench/run-stiff.sh [--no-scipy] [harness arguments]
+#   With no arguments: Robertson, Van der Pol, HIRES and heat at tolerances 1e-4 to 1e-10 in
+#   5 interleaved rounds, then the Brusselator 2-D (8,192 states, seconds a run) at 1e-4 and
+#   1e-6 in 1 round. Any other argument runs the harness once with it instead
+#   (`cargo run -p bench --bin side_by_side -- --help`), e.g. `--problems hires --rounds 3`.
 #
 # SciPy and NumPy live in a venv under target/ (target/bench-venv), made on first use; the
 # default test run never touches it.
@@ -19,14 +20,9 @@ root="$(cd "$here/.." && pwd)"
 venv="$root/target/bench-venv"
 args=(--stiff-only)
 scipy=1
-rounds=1
 for a in "$@"; do
-    case "$a" in
-        --no-scipy) scipy=0 ;;
-        --rounds|--rounds=*) rounds=0 ;;
-    esac
+    [ "$a" = "--no-scipy" ] && scipy=0
 done
-[ "$rounds" = 1 ] && args+=(--rounds 5)
 if [ "$scipy" = 1 ]; then
     if [ ! -x "$venv/bin/python" ]; then
         mkdir -p "$root/target"
@@ -36,4 +32,14 @@ if [ "$scipy" = 1 ]; then
     args+=(--python "$venv/bin/python")
 fi
 cd "$root"
-exec nice -n 10 cargo run --quiet --release -p bench --bin side_by_side -- "${args[@]}" "$@"
+run() { nice -n 10 cargo run --quiet --release -p bench --bin side_by_side -- "${args[@]}" "$@"; }
+only_no_scipy=1
+for a in "$@"; do
+    [ "$a" != "--no-scipy" ] && only_no_scipy=0
+done
+if [ "$only_no_scipy" = 0 ]; then
+    run "$@"
+else
+    run "$@" --problems robertson,van_der_pol,hires,heat --tolerances 1e-4,1e-6,1e-8,1e-10 --rounds 5
+    run "$@" --problems brusselator --tolerances 1e-4,1e-6 --rounds 1
+fi
