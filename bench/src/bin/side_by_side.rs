@@ -2,13 +2,16 @@
 //! hand-written Dormand–Prince and SciPy (subprocess) on the ODE anchors, with errors against
 //! independent references and time ratios (see `bench/src/side/`).
 //!
-//! `cargo run --release -p bench --bin side_by_side -- [--rounds N] [--quick]
-//!  [--tolerances 1e-6,1e-8,1e-10] [--python bench/.venv/bin/python | --no-scipy]`
+//! `cargo run --release -p bench --bin side_by_side -- [--rounds N] [--quick] [--stiff-only]
+//!  [--problems robertson,van_der_pol,hires,heat,brusselator] [--tolerances 1e-4,1e-6,1e-8]
+//!  [--python bench/.venv/bin/python | --no-scipy]` (`bench/run-stiff.sh` runs the stiff
+//!  tables with SciPy in one command)
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use bench::side::stiff::Problem;
 use bench::side::{Config, run_all};
 use clap::Parser;
 
@@ -21,9 +24,16 @@ struct Args {
     /// One round, tolerance 1e-8, no SciPy (what the test runs; timings meaningless).
     #[arg(long)]
     quick: bool,
-    /// Tolerances of the stiff work-precision tables.
-    #[arg(long, value_delimiter = ',', default_values_t = vec![1e-6, 1e-8, 1e-10])]
+    /// Relative tolerances of the stiff work-precision tables (none below 1e-8 for the
+    /// Brusselator).
+    #[arg(long, value_delimiter = ',', default_values_t = vec![1e-4, 1e-6, 1e-8, 1e-10])]
     tolerances: Vec<f64>,
+    /// Stiff problems to run: robertson, van_der_pol, hires, heat, brusselator (default all).
+    #[arg(long, value_delimiter = ',')]
+    problems: Vec<String>,
+    /// Only the stiff tables.
+    #[arg(long)]
+    stiff_only: bool,
     /// Python with SciPy (default: bench/.venv/bin/python when it exists).
     #[arg(long)]
     python: Option<PathBuf>,
@@ -37,8 +47,25 @@ struct Args {
 
 fn main() -> ExitCode {
     let a = Args::parse();
+    let mut problems = Vec::new();
+    for key in &a.problems {
+        match Problem::from_key(key) {
+            Some(p) => problems.push(p),
+            None => {
+                eprintln!("error: unknown problem `{key}`");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if problems.is_empty() {
+        problems = Problem::ALL.to_vec();
+    }
     let cfg = if a.quick {
-        Config::quick()
+        Config {
+            problems,
+            stiff_only: a.stiff_only,
+            ..Config::quick()
+        }
     } else {
         let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
         let python = match (a.no_scipy, a.python) {
@@ -50,6 +77,8 @@ fn main() -> ExitCode {
             rounds: a.rounds,
             min_round_s: 1e-2,
             tolerances: a.tolerances,
+            problems,
+            stiff_only: a.stiff_only,
             python,
             scipy_repeat: a.scipy_repeat,
         }

@@ -1,5 +1,5 @@
-//! The anchor problems of the side-by-side harness (`/work/shared/ANCHORS.md` A1–A4, A10,
-//! A11) as plain numbers and rate functions for the hand-written and peer runs, their
+//! The anchor problems of the side-by-side harness (`/work/shared/ANCHORS.md` A1–A4, A10–A12)
+//! as plain numbers and rate functions for the hand-written and peer runs, their
 //! independent references (closed forms, or SciPy Radau at rtol 1e-13 committed with its
 //! script), and [`Outcome`], what every contender's run hands back.
 
@@ -98,6 +98,60 @@ pub fn heat_exact() -> Vec<f64> {
     heat_initial().iter().map(|v| v * decay).collect()
 }
 
+/// A12 nodes per axis (periodic: `x_i = i/N`).
+pub const BRUSS_N: usize = 64;
+/// A12 constants (A, B, α).
+pub const BRUSS_ABC: (f64, f64, f64) = (1.0, 3.4, 0.002);
+/// A12 end time (s).
+pub const BRUSS_T_END: f64 = 11.5;
+
+/// A12 initial state: `u` on every node, then `v` (node `i·N + j` is `(x_i, y_j)`), with
+/// `u₀ = 22·y·(1 − y)^1.5`, `v₀ = 27·x·(1 − x)^1.5`.
+pub fn bruss_initial() -> Vec<f64> {
+    let n = BRUSS_N;
+    let d = 1.0 / n as f64;
+    let bump = |s: f64, c: f64| c * s * (1.0 - s).powf(1.5);
+    let u = (0..n * n).map(|k| bump((k % n) as f64 * d, 22.0));
+    let v = (0..n * n).map(|k| bump((k / n) as f64 * d, 27.0));
+    u.chain(v).collect()
+}
+
+/// A12 rate: `u' = A + u²v − (B + 1)u + α∇²u`, `v' = Bu − u²v + α∇²v`, periodic
+/// five-point Laplacian. With `seed`, the Jacobian times `seed` instead.
+pub fn bruss_rate(
+    y: &dyn Fn(usize) -> f64,
+    seed: Option<&dyn Fn(usize) -> f64>,
+    out: &mut dyn FnMut(usize, f64),
+) {
+    let n = BRUSS_N;
+    let m = n * n;
+    let (a, b, alpha) = BRUSS_ABC;
+    let c = alpha * (n * n) as f64;
+    let lap = |w: &dyn Fn(usize) -> f64, k: usize| {
+        let (i, j) = (k / n, k % n);
+        let at = |i: usize, j: usize| w(i * n + j);
+        (at((i + n - 1) % n, j) + at((i + 1) % n, j) + at(i, (j + n - 1) % n) + at(i, (j + 1) % n)
+            - 4.0 * w(k))
+            * c
+    };
+    for k in 0..m {
+        let (u, v) = (y(k), y(m + k));
+        match seed {
+            None => {
+                let uuv = u * u * v;
+                out(k, a + uuv - (b + 1.0) * u + lap(y, k));
+                out(m + k, b * u - uuv + lap(&|q| y(m + q), k));
+            }
+            Some(s) => {
+                let (du, dv) = (s(k), s(m + k));
+                let cross = 2.0 * u * v * du + u * u * dv;
+                out(k, cross - (b + 1.0) * du + lap(s, k));
+                out(m + k, b * du - cross + lap(&|q| s(m + q), k));
+            }
+        }
+    }
+}
+
 /// What one run of any contender hands back.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Outcome {
@@ -107,6 +161,8 @@ pub struct Outcome {
     pub steps: u64,
     /// Rate evaluations (0 where the contender does not count them).
     pub evaluations: u64,
+    /// Rejected step attempts (`None` where the contender does not count them).
+    pub rejected: Option<u64>,
     /// Event times, in order (A3).
     pub events: Vec<f64>,
     /// Why the run failed, if it did.

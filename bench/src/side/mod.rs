@@ -8,18 +8,21 @@
 pub mod anchors;
 pub mod diffsol_runs;
 pub mod hand_dp5;
+pub mod matched;
 pub mod ours;
 pub mod scipy;
+pub mod stiff;
 pub mod table;
 pub mod timing;
 
 use std::path::PathBuf;
 
-use anchors::{Outcome, max_abs_error, max_rel_error};
+use anchors::{Outcome, max_abs_error};
 use diffsol_runs::Method;
 use ours::generated;
-use table::{Table, fmt_err, fmt_ratio, fmt_time};
-use timing::{Contender, Timed, interleaved};
+use stiff::Problem;
+use table::Table;
+use timing::{Contender, interleaved};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -28,8 +31,12 @@ pub struct Config {
     pub rounds: usize,
     /// Shortest round of one contender (s): fast runs repeat until they fill it.
     pub min_round_s: f64,
-    /// Tolerances of the stiff work-precision tables (rtol = atol).
+    /// Relative tolerances of the stiff work-precision tables.
     pub tolerances: Vec<f64>,
+    /// The stiff problems to run.
+    pub problems: Vec<Problem>,
+    /// Only the stiff tables (no A1, A3, A4 at fixed step).
+    pub stiff_only: bool,
     /// Python with SciPy for SciPy's rows (`None`: no SciPy rows).
     pub python: Option<PathBuf>,
     /// Solves per SciPy row (median).
@@ -37,12 +44,18 @@ pub struct Config {
 }
 
 impl Config {
-    /// One round of everything at one tolerance, no SciPy: what the test runs.
+    /// One round of everything at one tolerance, no SciPy, no Brusselator (8,192 states;
+    /// minutes in a debug build): what the test runs.
     pub fn quick() -> Self {
         Self {
             rounds: 1,
             min_round_s: 0.0,
             tolerances: vec![1e-8],
+            problems: Problem::ALL
+                .into_iter()
+                .filter(|p| *p != Problem::Brusselator)
+                .collect(),
+            stiff_only: false,
             python: None,
             scipy_repeat: 1,
         }
@@ -52,19 +65,27 @@ impl Config {
 /// Every table of one run.
 pub fn run_all(cfg: &Config) -> Result<Vec<Table>, ours::LoadError> {
     let refs = scipy::references();
-    let mut tables = vec![a1(cfg, &refs)?, a3(cfg)?, a4(cfg)?];
-    let scipy_rows = cfg
-        .python
-        .as_ref()
-        .map(|py| scipy::run(py, &cfg.tolerances, cfg.scipy_repeat));
-    for problem in [
-        Stiff::Robertson,
-        Stiff::VanDerPol,
-        Stiff::Hires,
-        Stiff::Heat,
-    ] {
-        tables.push(stiff(cfg, &refs, problem, scipy_rows.as_ref())?);
+    let mut tables = if cfg.stiff_only {
+        Vec::new()
+    } else {
+        vec![a1(cfg, &refs)?, a3(cfg)?, a4(cfg)?]
+    };
+    let keys: Vec<&str> = cfg.problems.iter().map(|p| p.key()).collect();
+    let scipy_rows = cfg.python.as_ref().map(|py| {
+        let atol: Vec<(&str, f64)> = cfg
+            .problems
+            .iter()
+            .filter_map(|p| stiff::peer_atol(*p).map(|a| (p.key(), a)))
+            .collect();
+        scipy::run(py, &cfg.tolerances, &keys, &atol, cfg.scipy_repeat)
+    });
+    let mut matched = Vec::new();
+    for &problem in &cfg.problems {
+        let [wp, eq] = stiff::tables(cfg, &refs, problem, scipy_rows.as_ref());
+        tables.push(wp);
+        matched.push(eq);
     }
+    tables.extend(matched);
     Ok(tables)
 }
 
@@ -169,174 +190,4 @@ fn a4(cfg: &Config) -> Result<Table, ours::LoadError> {
         |o| max_abs_error(&o.state, &exact),
         &[("diffsol", 2)],
     ))
-}
-
-/// The stiff anchors of the work-precision tables.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stiff {
-    /// A2 to 1e11 s.
-    Robertson,
-    /// A10, μ = 1000, to 3000 s.
-    VanDerPol,
-    /// A11.
-    Hires,
-    /// A4 with adaptive schemes.
-    Heat,
-}
-
-impl Stiff {
-    fn key(self) -> &'static str {
-        match self {
-            Stiff::Robertson => "robertson",
-            Stiff::VanDerPol => "van_der_pol",
-            Stiff::Hires => "hires",
-            Stiff::Heat => "heat",
-        }
-    }
-
-    fn title(self) -> &'static str {
-        match self {
-            Stiff::Robertson => "A2 Robertson to t = 1e11 s",
-            Stiff::VanDerPol => "A10 Van der Pol, μ = 1000, to t = 3000 s",
-            Stiff::Hires => "A11 HIRES to t = 321.8122 s",
-            Stiff::Heat => "A4 heat 1-D, N = 100, T = 0.1 (adaptive schemes)",
-        }
-    }
-
-    fn model(self) -> &'static str {
-        match self {
-            Stiff::Robertson => "Robertson",
-            Stiff::VanDerPol => "VanDerPol",
-            Stiff::Hires => "Hires",
-            Stiff::Heat => "HeatEsdirk",
-        }
-    }
-
-    /// The same problem integrated by the built-in `bdf`.
-    fn bdf_model(self) -> &'static str {
-        match self {
-            Stiff::Robertson => "RobertsonBdf",
-            Stiff::VanDerPol => "VanDerPolBdf",
-            Stiff::Hires => "HiresBdf",
-            Stiff::Heat => "HeatBdf",
-        }
-    }
-
-    fn generated_bdf(self, opts: &physis_runtime::RunOptions) -> Outcome {
-        match self {
-            Stiff::Robertson => ours::run(generated::RobertsonBdf::new(), opts, false),
-            Stiff::VanDerPol => ours::run(generated::VanDerPolBdf::new(), opts, false),
-            Stiff::Hires => ours::run(generated::HiresBdf::new(), opts, false),
-            Stiff::Heat => ours::run(generated::HeatBdf::new(), opts, true),
-        }
-    }
-
-    fn generated(self, opts: &physis_runtime::RunOptions) -> Outcome {
-        match self {
-            Stiff::Robertson => ours::run(generated::Robertson::new(), opts, false),
-            Stiff::VanDerPol => ours::run(generated::VanDerPol::new(), opts, false),
-            Stiff::Hires => ours::run(generated::Hires::new(), opts, false),
-            // physis-build cannot emit implicit stages on grid fields yet (build.rs skips it).
-            Stiff::Heat => Outcome::failed("not generated: implicit stages on a grid".into()),
-        }
-    }
-
-    fn diffsol(self, method: Method, tol: f64) -> Outcome {
-        match self {
-            Stiff::Robertson => diffsol_runs::robertson(method, tol),
-            Stiff::VanDerPol => diffsol_runs::van_der_pol(method, tol),
-            Stiff::Hires => diffsol_runs::hires(method, tol),
-            Stiff::Heat => diffsol_runs::heat(method, tol, tol),
-        }
-    }
-
-    fn reference(self, refs: &scipy::References) -> Vec<f64> {
-        match self {
-            Stiff::Robertson => refs.robertson.clone(),
-            Stiff::VanDerPol => refs.van_der_pol.clone(),
-            Stiff::Hires => refs.hires.clone(),
-            Stiff::Heat => anchors::heat_exact(),
-        }
-    }
-
-    fn error(self, got: &[f64], want: &[f64]) -> f64 {
-        match self {
-            Stiff::Heat => max_abs_error(got, want),
-            _ => max_rel_error(got, want),
-        }
-    }
-}
-
-fn stiff(
-    cfg: &Config,
-    refs: &scipy::References,
-    problem: Stiff,
-    scipy_rows: Option<&Result<Vec<scipy::Row>, scipy::ScipyError>>,
-) -> Result<Table, ours::LoadError> {
-    let tape = ours::interpreter(ours::STIFF_SRC, problem.model())?;
-    let tape_bdf = ours::interpreter(ours::STIFF_SRC, problem.bdf_model())?;
-    let reference = problem.reference(refs);
-    let mut rows: Vec<(f64, Timed)> = Vec::new();
-    for &tol in &cfg.tolerances {
-        let opts = ours::with_tolerance(Some(tol));
-        let timed = interleaved(
-            vec![
-                Contender::new("ours, generated esdirk43", || problem.generated(&opts)),
-                Contender::new("ours, interpreter esdirk43", || {
-                    ours::run(tape.clone(), &opts, problem == Stiff::Heat)
-                }),
-                Contender::new("ours, generated bdf", || problem.generated_bdf(&opts)),
-                Contender::new("ours, interpreter bdf", || {
-                    ours::run(tape_bdf.clone(), &opts, problem == Stiff::Heat)
-                }),
-                Contender::new(Method::Bdf.label(), || problem.diffsol(Method::Bdf, tol)),
-                Contender::new(Method::Esdirk34.label(), || {
-                    problem.diffsol(Method::Esdirk34, tol)
-                }),
-            ],
-            cfg.rounds,
-            cfg.min_round_s,
-        );
-        rows.extend(timed.into_iter().map(|t| (tol, t)));
-    }
-    let mut note = String::from(match problem {
-        Stiff::Heat => "error: max |u(T) − semi-discrete exact solution|",
-        _ => "error: max over components of |y − ref|/|ref| (ref: SciPy Radau rtol 1e-13)",
-    });
-    note.push_str(
-        "; rtol = atol = tol for every solver; ratio: time / diffsol bdf at the same tol",
-    );
-    let mut t = table::work_precision(problem.title(), &note, &rows, |o| {
-        problem.error(&o.state, &reference)
-    });
-    match scipy_rows {
-        None => t.notes.push("SciPy not run (no --python)".into()),
-        Some(Err(e)) => t.notes.push(format!("SciPy not run: {e}")),
-        Some(Ok(all)) => {
-            for r in all.iter().filter(|r| r.problem == problem.key()) {
-                let bdf = rows
-                    .iter()
-                    .find(|(tol, x)| *tol == r.tol && x.name == Method::Bdf.label())
-                    .map(|(_, x)| x.median_s);
-                let (err, time) = match &r.error {
-                    Some(e) => (format!("failed: {e}"), String::new()),
-                    None if !r.success => ("failed".into(), fmt_time(r.median_s)),
-                    None => (
-                        fmt_err(problem.error(&r.y, &reference)),
-                        fmt_time(r.median_s),
-                    ),
-                };
-                t.rows.push(vec![
-                    r.solver.clone(),
-                    format!("{:e}", r.tol),
-                    err,
-                    r.steps.to_string(),
-                    r.nfev.to_string(),
-                    time,
-                    bdf.map(|b| fmt_ratio(r.median_s / b)).unwrap_or_default(),
-                ]);
-            }
-        }
-    }
-    Ok(t)
 }

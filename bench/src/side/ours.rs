@@ -1,15 +1,18 @@
 //! Our contenders: the code `physis-build` generates from `bench/anchors/side/*.hph` at this
 //! crate's build time, and the IR interpreter (`TapeModel`) lowered from the same files at run
 //! time, both driven by `physis_runtime::run_into` with a sink that keeps event times only.
+//! The stiff tables find generated models by name in the generator's registry (`MODELS`), so
+//! a model the generator leaves out is a row that says so, not a build error.
 
 use physis_ir::{TapeModel, lower_with_source};
-use physis_runtime::{Model, ReasonKind, RunOptions, Sample, SampleKind, SampleSink};
+use physis_runtime::{
+    Model, ReasonKind, RunEnd, RunError, RunOptions, Sample, SampleKind, SampleSink,
+};
 
 use super::anchors::Outcome;
 
-/// The generated models (`LotkaVolterra`, `BouncingBall`, `Robertson`, `VanDerPol`, `Hires`,
-/// `HeatCn`, and the `…Bdf` twins of the stiff ones; `HeatEsdirk` is skipped by the
-/// generator).
+/// The generated models (every simulation of `anchors/side/*.hph` the generator supports;
+/// implicit stages on grid fields are skipped), and `MODELS`, their registry.
 #[allow(missing_docs, dead_code, clippy::all, clippy::pedantic)]
 pub mod generated {
     include!(concat!(env!("OUT_DIR"), "/side.rs"));
@@ -45,6 +48,23 @@ pub struct LoadError {
 
 /// Lowers simulation `name` of `src` and binds it for the tape interpreter.
 pub fn interpreter(src: &str, name: &str) -> Result<TapeModel, LoadError> {
+    lowered(src, name).map(|l| l.tape)
+}
+
+/// A simulation lowered from source, ready for both of our back ends.
+#[derive(Clone)]
+pub struct Lowered {
+    /// The tape interpreter's model.
+    pub tape: TapeModel,
+    /// The default parameter slots (what a generated model's `run_slots` takes).
+    pub params: Vec<f64>,
+    /// The smallest `abs` the model's `integrate` clause gives any state (SI base units),
+    /// `None` without one: what the peers are given as their absolute tolerance.
+    pub absolute: Option<f64>,
+}
+
+/// Lowers simulation `name` of `src`.
+pub fn lowered(src: &str, name: &str) -> Result<Lowered, LoadError> {
     let err = |message: String| LoadError {
         name: name.to_string(),
         message,
@@ -55,19 +75,56 @@ pub fn interpreter(src: &str, name: &str) -> Result<TapeModel, LoadError> {
         .model(name)
         .ok_or_else(|| err("not found (or has errors)".into()))?;
     let ir = lower_with_source(model, src).map_err(|e| err(format!("{e:?}")))?;
-    TapeModel::new(&ir).map_err(|e| err(format!("{e:?}")))
+    let tape = TapeModel::new(&ir).map_err(|e| err(format!("{e:?}")))?;
+    let absolute = ir
+        .info
+        .settings
+        .absolute
+        .iter()
+        .flatten()
+        .copied()
+        .reduce(f64::min);
+    Ok(Lowered {
+        tape,
+        params: ir.default_params(),
+        absolute,
+    })
+}
+
+/// Whether the generator emitted simulation `name`.
+pub fn is_generated(name: &str) -> bool {
+    generated::MODELS.iter().any(|(n, _)| *n == name)
+}
+
+/// Runs the generated simulation `name` with parameter slots `params` (see [`run`]); a
+/// model the generator left out is a failed outcome saying so.
+pub fn run_generated(name: &str, params: &[f64], options: &RunOptions, interior: bool) -> Outcome {
+    let Some((_, entry)) = generated::MODELS.iter().find(|(n, _)| *n == name) else {
+        return Outcome::failed("not generated: physis-build skips it (see build.rs)".into());
+    };
+    let mut sink = EventTimes::default();
+    match entry(params, options, &mut sink) {
+        None => Outcome::failed(format!("{name}: wrong parameter count")),
+        Some(end) => outcome(end, sink.0, interior),
+    }
 }
 
 /// Runs `model` with `options`; `interior` drops the first and last state slot (A4's pinned
 /// ends). A run that ends other than by its stop clause is a failed outcome.
 pub fn run<M: Model>(model: M, options: &RunOptions, interior: bool) -> Outcome {
     let mut sink = EventTimes::default();
-    match physis_runtime::run_into(model, options, &mut sink) {
+    let end = physis_runtime::run_into(model, options, &mut sink);
+    outcome(end, sink.0, interior)
+}
+
+fn outcome(end: Result<RunEnd, RunError>, events: Vec<f64>, interior: bool) -> Outcome {
+    match end {
         Ok(end) if end.reason.kind != ReasonKind::When => Outcome::failed(format!(
-            "ended as `{}` at t = {:e} after {} steps",
+            "ended as `{}` at t = {:e} after {} steps, {} rejected",
             end.reason.kind.as_str(),
             end.t,
-            end.stats.steps
+            end.stats.steps,
+            end.stats.rejections
         )),
         Ok(end) => {
             let state = if interior && end.state.len() >= 2 {
@@ -79,7 +136,8 @@ pub fn run<M: Model>(model: M, options: &RunOptions, interior: bool) -> Outcome 
                 state,
                 steps: end.stats.steps,
                 evaluations: end.stats.evaluations,
-                events: sink.0,
+                rejected: Some(end.stats.rejections),
+                events,
                 failure: None,
             }
         }
@@ -90,6 +148,10 @@ pub fn run<M: Model>(model: M, options: &RunOptions, interior: bool) -> Outcome 
 /// Most accepted steps a harness run may take: a run that needs more (Robertson drifting to
 /// a spurious negative state at loose tolerances grinds on for millions) is reported failed.
 pub const STEP_LIMIT: u64 = 50_000;
+
+/// Wall-clock seconds after which a peer's run (diffsol, stepped one step at a time) is
+/// failed.
+pub const RUN_SECONDS: f64 = 60.0;
 
 /// Run options with the tolerance set (`None` keeps the model's) and [`STEP_LIMIT`].
 pub fn with_tolerance(tol: Option<f64>) -> RunOptions {

@@ -17,6 +17,8 @@ pub struct References {
     pub van_der_pol: Vec<f64>,
     /// A11 HIRES at t = 321.8122.
     pub hires: Vec<f64>,
+    /// A12 Brusselator 2-D at t = 11.5 (u on every node, then v).
+    pub brusselator: Vec<f64>,
 }
 
 /// The committed references.
@@ -29,11 +31,11 @@ pub fn references() -> References {
 /// One SciPy run (medians over its own repeats).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Row {
-    /// `robertson`, `van_der_pol`, `hires` or `heat`.
+    /// `robertson`, `van_der_pol`, `hires`, `heat` or `brusselator`.
     pub problem: String,
     /// `scipy Radau` and so on.
     pub solver: String,
-    /// rtol = atol.
+    /// rtol (and atol, unless the problem's atol was given).
     pub tol: f64,
     /// Median seconds per solve.
     #[serde(default)]
@@ -82,14 +84,27 @@ pub enum ScipyError {
     },
 }
 
-/// Runs the script with `python` for `tolerances`, `repeat` solves per row.
-pub fn run(python: &Path, tolerances: &[f64], repeat: usize) -> Result<Vec<Row>, ScipyError> {
+/// Runs the script with `python` for `tolerances` on `problems` (keys), with the absolute
+/// tolerances `atol` (key, value) where given (atol = tol elsewhere), `repeat` solves per
+/// row.
+pub fn run(
+    python: &Path,
+    tolerances: &[f64],
+    problems: &[&str],
+    atol: &[(&str, f64)],
+    repeat: usize,
+) -> Result<Vec<Row>, ScipyError> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("anchors/side_scipy.py");
     let tols: Vec<String> = tolerances.iter().map(|t| format!("{t:e}")).collect();
+    let atols: Vec<String> = atol.iter().map(|(k, a)| format!("{k}={a:e}")).collect();
     let out = Command::new(python)
         .arg(&script)
         .arg("--tolerances")
         .arg(tols.join(","))
+        .arg("--problems")
+        .arg(problems.join(","))
+        .arg("--atol")
+        .arg(atols.join(","))
         .arg("--repeat")
         .arg(repeat.to_string())
         .output()

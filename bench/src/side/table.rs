@@ -1,5 +1,5 @@
-//! Markdown tables of timed contenders: times with ratios to named peers, and
-//! work-precision rows (tolerance, error, steps, rate evaluations, time, ratio).
+//! Markdown tables of timed contenders: times with ratios to named peers (the stiff
+//! work-precision tables are built in `stiff.rs`), and the cell formats they share.
 
 use super::anchors::Outcome;
 use super::timing::Timed;
@@ -119,61 +119,5 @@ pub fn ratios_table(
         notes: vec![note.into()],
         header,
         rows,
-    }
-}
-
-/// Work-precision rows; the ratio is to the `diffsol bdf` row of the same tolerance.
-pub fn work_precision(
-    title: &str,
-    note: &str,
-    rows: &[(f64, Timed)],
-    error: impl Fn(&Outcome) -> f64,
-) -> Table {
-    let header = [
-        "solver",
-        "tol",
-        "error",
-        "steps",
-        "rate evals",
-        "median time/run",
-        "ratio to diffsol bdf",
-    ]
-    .map(String::from)
-    .to_vec();
-    let out = rows
-        .iter()
-        .map(|(tol, t)| {
-            let o = &t.outcome;
-            let bdf = rows
-                .iter()
-                .find(|(x, b)| x == tol && b.name == "diffsol bdf")
-                .map(|(_, b)| b.median_s);
-            if let Some(f) = &o.failure {
-                return vec![
-                    t.name.clone(),
-                    format!("{tol:e}"),
-                    format!("failed: {f}"),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                ];
-            }
-            vec![
-                t.name.clone(),
-                format!("{tol:e}"),
-                fmt_err(error(o)),
-                o.steps.to_string(),
-                evaluations(o),
-                fmt_time(t.median_s),
-                bdf.map(|b| fmt_ratio(t.median_s / b)).unwrap_or_default(),
-            ]
-        })
-        .collect();
-    Table {
-        title: title.into(),
-        notes: vec![note.into()],
-        header,
-        rows: out,
     }
 }
