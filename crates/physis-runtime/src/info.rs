@@ -209,7 +209,8 @@ pub struct Settings {
     pub tolerance: f64,
     /// Absolute tolerance of each state (SI base units), in the order of
     /// [`ModelInfo::states`]; a state with `None` (or past the end) gets the relative
-    /// tolerance times its own scale, the largest magnitude it has had so far.
+    /// tolerance times its own scale, the largest magnitude it has had so far (while still at
+    /// zero, a fraction of its unit's scale: [`Settings::units`]).
     pub absolute: Vec<Option<f64>>,
     /// SI unit of each state (`kg*m^2/s^2`), in the order of [`ModelInfo::states`]: a state
     /// with no declared absolute tolerance is measured against at least a fraction of the
