@@ -49,6 +49,7 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
     let step = opt_f64(st.step);
     let tol = f64_lit(st.tolerance);
     let absolute = st.absolute.iter().map(|a| opt_f64(*a));
+    let units = &st.units;
     let limit = match st.limit {
         Some(n) => quote!(Some(#n)),
         None => quote!(None),
@@ -114,6 +115,7 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
                 step: #step,
                 tolerance: #tol,
                 absolute: vec![#(#absolute),*],
+                units: vec![#(#units.to_string()),*],
                 limit: #limit,
                 seed: #seed,
                 record_every: #record,

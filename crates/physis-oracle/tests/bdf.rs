@@ -142,3 +142,9 @@ fn van_der_pol_meets_the_reference_at_mu_1000() {
     let out = run(VAN_DER_POL, "1e-8");
     assert_meets_van_der_pol("bdf", &out.end.observe, out.end.stats.steps);
 }
+
+#[test]
+#[allow(clippy::print_stderr)] // the figures reported
+fn bdf_meets_robertson_and_hires_with_and_without_abs() {
+    references::meets_the_references_with_and_without_abs("bdf");
+}

@@ -135,3 +135,19 @@ fn rodas3_meets_the_van_der_pol_reference_at_mu_1000() {
     let (end, steps) = end_state(&text, &RunOptions::default());
     assert_meets_van_der_pol("rodas3", &end, steps);
 }
+
+#[test]
+#[allow(clippy::print_stderr)] // the figures reported
+fn rodas3_meets_robertson_and_hires_with_and_without_abs() {
+    references::meets_the_references_with_and_without_abs("rodas3");
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the figures reported
+fn rodas3_meets_robertson_without_abs_at_every_tolerance() {
+    // Linearly implicit with the exact Jacobian, rodas3 keeps y₁ on its slow manifold even
+    // where its absolute tolerance (the tolerance times y₁'s scale, 1) is above y₁ itself.
+    for tol in ["1e-4", "1e-6", "1e-8"] {
+        references::robertson_under("rodas3", tol);
+    }
+}

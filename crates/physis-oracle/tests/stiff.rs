@@ -138,3 +138,15 @@ fn radau5_meets_the_van_der_pol_reference_at_mu_1000() {
     let (end, steps) = end_state(&text);
     assert_meets_van_der_pol("radau5", &end, steps);
 }
+
+#[test]
+#[allow(clippy::print_stderr)] // the figures reported
+fn esdirk43_meets_robertson_and_hires_with_and_without_abs() {
+    references::meets_the_references_with_and_without_abs("esdirk43");
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the figures reported
+fn radau5_meets_robertson_and_hires_with_and_without_abs() {
+    references::meets_the_references_with_and_without_abs("radau5");
+}

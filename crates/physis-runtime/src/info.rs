@@ -209,8 +209,14 @@ pub struct Settings {
     pub tolerance: f64,
     /// Absolute tolerance of each state (SI base units), in the order of
     /// [`ModelInfo::states`]; a state with `None` (or past the end) gets the relative
-    /// tolerance times its own scale, the largest magnitude it has had so far.
+    /// tolerance times its own scale, the largest magnitude it has had so far (while still at
+    /// zero, a fraction of its unit's scale: [`Settings::units`]).
     pub absolute: Vec<Option<f64>>,
+    /// SI unit of each state (`kg*m^2/s^2`), in the order of [`ModelInfo::states`]: a state
+    /// with no declared absolute tolerance is measured against at least a fraction of the
+    /// largest magnitude the states of its unit have had (empty: every state a unit of its
+    /// own).
+    pub units: Vec<String>,
     /// Maximum number of accepted steps (`limit n`); `None` means [`crate::DEFAULT_LIMIT`].
     pub limit: Option<u64>,
     /// Seed of the noise generator.
@@ -226,6 +232,7 @@ impl Default for Settings {
             step: None,
             tolerance: 1e-8,
             absolute: Vec::new(),
+            units: Vec::new(),
             limit: None,
             seed: None,
             record_every: None,

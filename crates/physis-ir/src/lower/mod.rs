@@ -471,6 +471,7 @@ fn model_info(
             step: it.step,
             tolerance: it.tolerance.unwrap_or(physis_check::DEFAULT_TOLERANCE),
             absolute: it.absolute.clone(),
+            units: m.states.iter().map(|s| s.dim.si_unit()).collect(),
             limit: it.limit,
             seed: it.seed,
             record_every: m.record_every,
