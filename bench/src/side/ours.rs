@@ -3,7 +3,7 @@
 //! time, both driven by `physis_runtime::run_into` with a sink that keeps event times only.
 
 use physis_ir::{TapeModel, lower_with_source};
-use physis_runtime::{Model, ReasonKind, RunOptions, Sample, SampleKind, SampleSink};
+use physis_runtime::{Model, ReasonKind, RunOptions, Sample, SampleKind, SampleSink, Simulation};
 
 use super::anchors::Outcome;
 
@@ -30,6 +30,9 @@ impl SampleSink for EventTimes {
             self.0.push(s.t);
         }
         Ok(())
+    }
+    fn wants(&self, kind: SampleKind) -> bool {
+        kind == SampleKind::BeforeEvent
     }
 }
 
@@ -62,7 +65,50 @@ pub fn interpreter(src: &str, name: &str) -> Result<TapeModel, LoadError> {
 /// ends). A run that ends other than by its stop clause is a failed outcome.
 pub fn run<M: Model>(model: M, options: &RunOptions, interior: bool) -> Outcome {
     let mut sink = EventTimes::default();
-    match physis_runtime::run_into(model, options, &mut sink) {
+    let end = physis_runtime::run_into(model, options, &mut sink);
+    outcome(end, sink, interior)
+}
+
+/// One contender's run repeated in the buffers of its first (`Simulation::restart`), as a
+/// caller running one model again and again would: the per-run allocations are paid once.
+pub struct Repeated<M: Model> {
+    sim: Option<Simulation<M>>,
+}
+
+impl<M: Model> Default for Repeated<M> {
+    fn default() -> Self {
+        Self { sim: None }
+    }
+}
+
+impl<M: Model> Repeated<M> {
+    /// One run: the first builds its run from `make()`, later ones restart it.
+    pub fn run(
+        &mut self,
+        make: impl FnOnce() -> M,
+        options: &RunOptions,
+        interior: bool,
+    ) -> Outcome {
+        let ready = match self.sim.take() {
+            Some(mut sim) => sim.restart(options).map(|()| sim),
+            None => Simulation::new(make(), options),
+        };
+        let mut sink = EventTimes::default();
+        let end = ready.and_then(|mut sim| {
+            let end = sim.run_in_place(&mut sink);
+            self.sim = Some(sim);
+            end
+        });
+        outcome(end, sink, interior)
+    }
+}
+
+fn outcome(
+    end: Result<physis_runtime::RunEnd, physis_runtime::RunError>,
+    sink: EventTimes,
+    interior: bool,
+) -> Outcome {
+    match end {
         Ok(end) if end.reason.kind != ReasonKind::When => Outcome::failed(format!(
             "ended as `{}` at t = {:e} after {} steps",
             end.reason.kind.as_str(),
