@@ -83,7 +83,11 @@ fn a_restarted_run_is_a_fresh_run() {
             let mut sink = Collect::default();
             let end = sim.run_in_place(&mut sink).expect("runs");
             assert_eq!(Some(&end), sim.end(), "{name}");
-            assert_eq!(format!("{:?} {:?}", sink, Some(&end)), want, "{name}, round {round}");
+            assert_eq!(
+                format!("{:?} {:?}", sink, Some(&end)),
+                want,
+                "{name}, round {round}"
+            );
             sim.restart(&options).expect("restarts");
         }
     }
