@@ -100,6 +100,14 @@ fn a1(cfg: &Config, refs: &scipy::References) -> Result<Table, ours::LoadError> 
             Contender::new("ours, interpreter (rk45)", || {
                 ours::run(tape.clone(), &opts, false)
             }),
+            Contender::new("ours, generated, run reused", {
+                let (mut again, opts) = (ours::Repeated::default(), &opts);
+                move || again.run(generated::LotkaVolterra::new, opts, false)
+            }),
+            Contender::new("ours, interpreter, run reused", {
+                let (mut again, opts, tape) = (ours::Repeated::default(), &opts, &tape);
+                move || again.run(|| tape.clone(), opts, false)
+            }),
             Contender::new("diffsol tsit45", || diffsol_runs::lotka_volterra(1e-8)),
             Contender::new("hand DP5, stack arrays", || {
                 let (y, s) = hand_dp5::integrate(
@@ -126,7 +134,7 @@ fn a1(cfg: &Config, refs: &scipy::References) -> Result<Table, ours::LoadError> 
         "error: max |y(10) − reference| (SciPy DOP853 rtol 1e-13)",
         &timed,
         |o| max_abs_error(&o.state, &refs.a1),
-        &[("diffsol", 2), ("hand DP5", 3)],
+        &[("diffsol", 4), ("hand DP5", 5)],
     ))
 }
 
@@ -141,6 +149,14 @@ fn a3(cfg: &Config) -> Result<Table, ours::LoadError> {
             }),
             Contender::new("ours, interpreter (rk45)", || {
                 ours::run(tape.clone(), &opts, false)
+            }),
+            Contender::new("ours, generated, run reused", {
+                let (mut again, opts) = (ours::Repeated::default(), &opts);
+                move || again.run(generated::BouncingBall::new, opts, false)
+            }),
+            Contender::new("ours, interpreter, run reused", {
+                let (mut again, opts, tape) = (ours::Repeated::default(), &opts, &tape);
+                move || again.run(|| tape.clone(), opts, false)
             }),
             Contender::new("diffsol tsit45 (gated root, reset)", || {
                 diffsol_runs::bouncing_ball(1e-12)
@@ -160,7 +176,7 @@ fn a3(cfg: &Config) -> Result<Table, ours::LoadError> {
                 f64::INFINITY
             }
         },
-        &[("diffsol", 2)],
+        &[("diffsol", 4)],
     ))
 }
 
@@ -176,6 +192,14 @@ fn a4(cfg: &Config) -> Result<Table, ours::LoadError> {
             Contender::new("ours, interpreter (crankNicolson, 320 steps)", || {
                 ours::run(cn.clone(), &opts, true)
             }),
+            Contender::new("ours, generated, run reused", {
+                let (mut again, opts) = (ours::Repeated::default(), &opts);
+                move || again.run(generated::HeatCn::new, opts, true)
+            }),
+            Contender::new("ours, interpreter, run reused", {
+                let (mut again, opts, cn) = (ours::Repeated::default(), &opts, &cn);
+                move || again.run(|| cn.clone(), opts, true)
+            }),
             Contender::new("diffsol bdf, sparse LU (rtol 1e-6, atol 1e-9)", || {
                 diffsol_runs::heat(Method::Bdf, 1e-6, 1e-9)
             }),
@@ -188,6 +212,6 @@ fn a4(cfg: &Config) -> Result<Table, ours::LoadError> {
         "error: max |u(T) − semi-discrete exact solution| over the interior nodes",
         &timed,
         |o| max_abs_error(&o.state, &exact),
-        &[("diffsol", 2)],
+        &[("diffsol", 4)],
     ))
 }

@@ -6,7 +6,7 @@
 
 use physis_ir::{TapeModel, lower_with_source};
 use physis_runtime::{
-    Model, ReasonKind, RunEnd, RunError, RunOptions, Sample, SampleKind, SampleSink,
+    Model, ReasonKind, RunEnd, RunError, RunOptions, Sample, SampleKind, SampleSink, Simulation,
 };
 
 use super::anchors::Outcome;
@@ -33,6 +33,9 @@ impl SampleSink for EventTimes {
             self.0.push(s.t);
         }
         Ok(())
+    }
+    fn wants(&self, kind: SampleKind) -> bool {
+        kind == SampleKind::BeforeEvent
     }
 }
 
@@ -115,6 +118,40 @@ pub fn run<M: Model>(model: M, options: &RunOptions, interior: bool) -> Outcome 
     let mut sink = EventTimes::default();
     let end = physis_runtime::run_into(model, options, &mut sink);
     outcome(end, sink.0, interior)
+}
+
+/// One contender's run repeated in the buffers of its first (`Simulation::restart`), as a
+/// caller running one model again and again would: the per-run allocations are paid once.
+pub struct Repeated<M: Model> {
+    sim: Option<Simulation<M>>,
+}
+
+impl<M: Model> Default for Repeated<M> {
+    fn default() -> Self {
+        Self { sim: None }
+    }
+}
+
+impl<M: Model> Repeated<M> {
+    /// One run: the first builds its run from `make()`, later ones restart it.
+    pub fn run(
+        &mut self,
+        make: impl FnOnce() -> M,
+        options: &RunOptions,
+        interior: bool,
+    ) -> Outcome {
+        let ready = match self.sim.take() {
+            Some(mut sim) => sim.restart(options).map(|()| sim),
+            None => Simulation::new(make(), options),
+        };
+        let mut sink = EventTimes::default();
+        let end = ready.and_then(|mut sim| {
+            let end = sim.run_in_place(&mut sink);
+            self.sim = Some(sim);
+            end
+        });
+        outcome(end, sink.0, interior)
+    }
 }
 
 fn outcome(end: Result<RunEnd, RunError>, events: Vec<f64>, interior: bool) -> Outcome {

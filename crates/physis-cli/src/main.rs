@@ -3,6 +3,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod cmd;
+#[cfg(feature = "studio")]
 mod studio;
 
 /// mimalloc instead of the system allocator: an ensemble allocates a driver, a model and a
@@ -34,6 +35,7 @@ enum Command {
     /// Run a simulation; samples as CSV or JSON, or a one-object --summary.
     Run(cmd::run::Args),
     /// Plot a run to an SVG or PNG image: observes over time, phase plots, fields, ensembles.
+    #[cfg(feature = "plot")]
     Plot(cmd::plot::Args),
     /// Print the equations of motion derived from a lagrangian or hamiltonian.
     Derive(cmd::derive::Args),
@@ -44,6 +46,7 @@ enum Command {
     /// Serve the language server protocol over stdin/stdout, for editors.
     Lsp(cmd::lsp::Args),
     /// Serve a local web page to edit, check and run models (127.0.0.1; prints the URL).
+    #[cfg(feature = "studio")]
     Studio(studio::Args),
 }
 
@@ -55,11 +58,13 @@ fn main() -> ExitCode {
         Command::Schemes(args) => cmd::schemes::run(&args),
         Command::Doc(args) => cmd::doc::run(&args),
         Command::Run(args) => cmd::run::run(&args),
+        #[cfg(feature = "plot")]
         Command::Plot(args) => cmd::plot::run(&args),
         Command::Derive(args) => cmd::derive::run(&args),
         Command::Emit(args) => cmd::emit::run(&args),
         Command::Fmt(args) => cmd::fmt::run(&args),
         Command::Lsp(args) => cmd::lsp::run(&args),
+        #[cfg(feature = "studio")]
         Command::Studio(args) => studio::run(&args),
     }
 }

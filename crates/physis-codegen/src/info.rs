@@ -70,8 +70,8 @@ pub fn model_info(info: &ModelInfo) -> Result<TokenStream, GenError> {
         .iter()
         .map(|a| {
             let op = cmp(a.op)?;
-            let time_only = a.time_only;
-            Ok(quote!(#rt::AtomInfo { op: #op, time_only: #time_only }))
+            let (time_only, affine) = (a.time_only, a.affine);
+            Ok(quote!(#rt::AtomInfo { op: #op, time_only: #time_only, affine: #affine }))
         })
         .collect::<Result<Vec<_>, GenError>>()?;
     let stops = info

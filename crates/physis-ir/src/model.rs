@@ -237,6 +237,7 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
     }
     for (k, atom) in info.atoms.iter_mut().enumerate() {
         atom.time_only = time_only(&margins, k)?;
+        atom.affine = affine_in_state(&margins, k)?;
     }
     // The driver's rate is the drift: noise at zero.
     let mut b = Builder::new();
@@ -335,6 +336,73 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
         observe,
         resets,
     })
+}
+
+/// True when margin `k` reads no rate or noise and is affine in `t` and the state together:
+/// its tangent in a direction `(1, v)` (`v` stood in for by the rate's slots, which the
+/// margin itself does not read) reads neither `t` nor the state, so every partial
+/// derivative is a constant.
+fn affine_in_state(margins: &Function, k: usize) -> Result<bool, IrError> {
+    let mut b = Builder::new();
+    let mut keep = |_: &mut Builder, _: crate::tangent::LoadRef| Ok(None);
+    let primal = inline(&mut b, margins, &[k], &mut keep)?;
+    let g = b.finish("margin", &primal)?;
+    if g.reads(Source::Rate) || g.reads(Source::Noise) || !smooth_in_motion(&g) {
+        return Ok(false);
+    }
+    let mut b = Builder::new();
+    let mut keep = |_: &mut Builder, _: crate::tangent::LoadRef| Ok(None);
+    let mut seed = |b: &mut Builder,
+                    l: crate::tangent::LoadRef|
+     -> Result<Option<crate::ir::ValueId>, IrError> {
+        use crate::tangent::LoadRef;
+        Ok(match l {
+            LoadRef::Scalar(Source::T, _) => Some(b.constant(1.0)),
+            LoadRef::Scalar(Source::State, i) => Some(b.load(Source::Rate, i)),
+            LoadRef::Range(Source::State, o, n) => Some(b.load_range(Source::Rate, o, n)),
+            _ => None,
+        })
+    };
+    let (_, tangent) = crate::tangent::inline_tangent(&mut b, margins, &[k], &mut keep, &mut seed)?;
+    let Some(Some(d)) = tangent.first().copied() else {
+        // No tangent: the margin does not move with `t` or the state.
+        return Ok(true);
+    };
+    let f = b.finish("slope", &[d])?;
+    Ok(!f.reads(Source::T) && !f.reads(Source::State))
+}
+
+/// True when every instruction of `f` that depends on `t` or the state is one whose tangent
+/// is its derivative everywhere (sums, products, quotients, gathers): `floor(y)` or
+/// `y < 0 ? a : b` have a tangent of zero or one piece without being affine.
+fn smooth_in_motion(f: &Function) -> bool {
+    use crate::ir::{BinOp, Op, ReduceOp, UnOp};
+    let mut moves = vec![false; f.insts.len()];
+    for (i, inst) in f.insts.iter().enumerate() {
+        let m = match &inst.op {
+            Op::Load(s, _) | Op::LoadRange(s, _, _) => matches!(s, Source::T | Source::State),
+            op => op.operands().iter().any(|v| moves[v.index()]),
+        };
+        moves[i] = m;
+        let fine = matches!(
+            &inst.op,
+            Op::Const(_)
+                | Op::Load(..)
+                | Op::LoadRange(..)
+                | Op::Unary(UnOp::Neg, _)
+                | Op::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, _, _)
+                | Op::Powi(..)
+                | Op::Pack(_)
+                | Op::Splat(..)
+                | Op::Index(..)
+                | Op::Gather(..)
+                | Op::Reduce(ReduceOp::Sum | ReduceOp::Mean, _)
+        );
+        if m && !fine {
+            return false;
+        }
+    }
+    true
 }
 
 /// True when margin `k` reads nothing but `t` and params and is affine in `t`: its

@@ -93,6 +93,72 @@ fn bouncing_ball_bounces_at_the_exact_times() {
     assert!((v - (v2 - g * dt)).abs() < 1e-7, "v(5) = {v}");
 }
 
+/// The ball of the side-by-side anchor A3: seven bounces before t = 10 s.
+const BALL_A3: &str = "simulate BouncingBall {
+  param e : Dimensionless = 0.8
+  param g : Acceleration = 9.81 m/s²
+  state y : Length = 10 m
+  state y' : Velocity = 0 m/s
+  law y'' = −g
+  on y < 0 m ∧ y' < 0 m/s do y' ≔ −e·y'
+  integrate rk45 tolerance 1e-12
+  observe height ≔ y
+  stop when t ≥ 10 s
+}
+";
+
+#[test]
+fn the_ball_bounces_within_1e_13_s_of_the_closed_form() {
+    // Both atoms are affine in the state: the locator finds the crossings from the step's
+    // polynomials (`physis-runtime/src/locate/affine.rs`); this holds it to the closed form.
+    let model = lowered(BALL_A3, "BouncingBall").unwrap();
+    let atoms = &model.info.atoms;
+    assert!(atoms.iter().all(|a| a.affine), "{atoms:?}");
+    assert!(!atoms.iter().all(|a| a.time_only), "{atoms:?}");
+    let mut sink = physis_runtime::Collect::default();
+    let tape = TapeModel::new(&model).unwrap();
+    let end = physis_runtime::run_into(tape, &RunOptions::default(), &mut sink).unwrap();
+    assert_eq!(end.reason.kind, ReasonKind::When);
+    let got: Vec<f64> = sink
+        .0
+        .iter()
+        .filter(|s| s.kind == physis_runtime::SampleKind::BeforeEvent)
+        .map(|s| s.t)
+        .collect();
+    // Drop from 10 m: t₁ = √(2h/g), v₁ = g·t₁; each flight after lasts 2·eᵏ·v₁/g.
+    let (g, e) = (9.81f64, 0.8f64);
+    let t1 = (2.0 * 10.0 / g).sqrt();
+    let v1 = g * t1;
+    let mut want = vec![t1];
+    let mut v = v1;
+    while want.len() < 7 {
+        v *= e;
+        want.push(want[want.len() - 1] + 2.0 * v / g);
+    }
+    assert_eq!(got.len(), 7, "{got:?}");
+    for (k, (a, b)) in got.iter().zip(&want).enumerate() {
+        assert!((a - b).abs() < 1e-13, "bounce {k}: {a} against {b}");
+    }
+}
+
+#[test]
+fn margins_that_are_not_affine_in_the_state_are_not_marked_so() {
+    let src = "simulate Ring {
+  state x : Length = 1 m
+  state x' : Velocity = 0 m/s
+  law x'' = −x·1 Hz²
+  on x·x < 0.25 m² ∧ x' < 0 m/s do x' ≔ −x'
+  integrate rk45 tolerance 1e-9
+  stop when floor(t / 1 s) ≥ 3
+}
+";
+    let model = lowered(src, "Ring").unwrap();
+    let affine: Vec<bool> = model.info.atoms.iter().map(|a| a.affine).collect();
+    // x·x < 0.25 m² (quadratic) and floor(t/1 s) ≥ 3 (a step in t) are not; x' < 0 m/s is.
+    assert_eq!(affine.len(), 3);
+    assert_eq!(affine.iter().filter(|&&a| a).count(), 1, "{affine:?}");
+}
+
 const LV: &str = "simulate LotkaVolterra {
   param a : Frequency = 0.6666666666666666 Hz
   param b : Frequency = 1.3333333333333333 Hz

@@ -52,6 +52,7 @@ fn info(name: &str, states: &[&str], scheme: SchemeInfo, noises: usize) -> Arc<M
         atoms: vec![AtomInfo {
             op: Cmp::Ge,
             time_only: true,
+            affine: true,
         }],
         stops: vec![Clause {
             cond: Cond::Atom(0),

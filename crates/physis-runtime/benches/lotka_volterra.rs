@@ -171,6 +171,7 @@ fn lv() -> Lv {
         atoms: vec![AtomInfo {
             op: Cmp::Ge,
             time_only: true,
+            affine: true,
         }],
         stops: vec![Clause {
             cond: Cond::Atom(0),

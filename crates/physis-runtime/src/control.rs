@@ -28,6 +28,7 @@ fn ratio(v: f64, sc: f64) -> f64 {
 
 /// `sqrt(mean((e_i / (atol_i + rtol·max(|y_i|, |n_i|)))²))` over the free slots (`free`
 /// empty: every slot; see [`crate::ModelInfo::free_slots`]); NaN or infinite becomes `+∞`.
+#[inline]
 pub(crate) fn error_norm(
     err: &[f64],
     y: &[f64],
@@ -36,9 +37,26 @@ pub(crate) fn error_norm(
     atol: &[f64],
     free: &[bool],
 ) -> f64 {
+    error_norm_finite(err, y, next, rtol, atol, free).0
+}
+
+/// [`error_norm`], and whether every slot of `next` is finite, in one pass over the slots
+/// (the driver's finiteness check of an accepted step rides on its error norm).
+#[inline]
+pub(crate) fn error_norm_finite(
+    err: &[f64],
+    y: &[f64],
+    next: &[f64],
+    rtol: f64,
+    atol: &[f64],
+    free: &[bool],
+) -> (f64, bool) {
     let mut s = 0.0;
     let mut count = 0usize;
+    let (mut finite, mut seen) = (true, 0usize);
     for (i, (((e, a), b), at)) in err.iter().zip(y).zip(next).zip(atol).enumerate() {
+        finite &= b.is_finite();
+        seen += 1;
         if free.get(i) == Some(&false) {
             continue;
         }
@@ -46,14 +64,18 @@ pub(crate) fn error_norm(
         s += r * r;
         count += 1;
     }
+    if seen != next.len() {
+        finite = next.iter().all(|x| x.is_finite());
+    }
     if count == 0 {
-        return 0.0;
+        return (0.0, finite);
     }
     let n = (s / count as f64).sqrt();
-    if n.is_finite() { n } else { f64::INFINITY }
+    (if n.is_finite() { n } else { f64::INFINITY }, finite)
 }
 
 /// Factor to scale `h` by given the error norm of the attempt and the scheme's order.
+#[inline]
 pub(crate) fn step_factor(err: f64, order: u32, max_growth: f64) -> f64 {
     if err == 0.0 {
         return max_growth;

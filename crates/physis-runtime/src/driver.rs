@@ -111,6 +111,8 @@ pub struct Simulation<M: Model> {
     time_stops: Vec<usize>,
     /// Margins at a candidate landing time.
     land: Vec<f64>,
+    /// The time `land` was last evaluated at (NaN: not yet this run).
+    land_t: f64,
     newton: Option<Newton>,
     /// Absolute tolerances per slot (adaptive schemes read them).
     tolerances: Tolerances,
@@ -330,6 +332,7 @@ impl<M: Model> Simulation<M> {
             end_margins: vec![0.0; info.atoms.len()],
             time_stops: time_stops(&info),
             land: vec![0.0; info.atoms.len()],
+            land_t: f64::NAN,
             newton: info.scheme.implicit.then(|| Newton::for_model(&model, n)),
             tolerances: Tolerances::new(&info, cfg.tolerance),
             watch: watch(&info, &cfg),
@@ -377,15 +380,24 @@ impl<M: Model> Simulation<M> {
     /// `Arc`, as the members of an ensemble built from one program do). An ensemble's
     /// worker renews its runs from batch to batch instead of allocating each member's.
     pub fn renew(&mut self, model: M, options: &RunOptions) -> Result<(), RunError> {
-        let info = model.info();
-        if !Arc::ptr_eq(&info, &self.info) {
+        if !Arc::ptr_eq(&model.info(), &self.info) {
             *self = Self::new(model, options)?;
             return Ok(());
         }
+        self.model = model;
+        self.restart(options)
+    }
+
+    /// Makes this a new run of the same model (its parameters as they are) with
+    /// `options`, exactly as [`Simulation::new`] would, in the buffers of this run: a
+    /// single run repeated (a benchmark, a caller re-running one model) allocates nothing
+    /// but what an implicit scheme's Newton needs.
+    pub fn restart(&mut self, options: &RunOptions) -> Result<(), RunError> {
+        let info = Arc::clone(&self.info);
         let (cfg, step) = settings(&info, options)?;
         // Every field named, so that a field added later cannot be left out here.
         let Self {
-            model: own_model,
+            model,
             info: _,
             cfg: own_cfg,
             started,
@@ -418,6 +430,7 @@ impl<M: Model> Simulation<M> {
             end_margins,
             time_stops: _,
             land,
+            land_t,
             newton,
             tolerances,
             watch: own_watch,
@@ -448,11 +461,12 @@ impl<M: Model> Simulation<M> {
             v.fill(0.0);
         }
         last_fire.fill(f64::NAN);
+        *land_t = f64::NAN;
         locator.reset();
         *newton = info
             .scheme
             .implicit
-            .then(|| Newton::for_model(&model, info.dim));
+            .then(|| Newton::for_model(&*model, info.dim));
         tolerances.reset(cfg.tolerance);
         match (own_watch.as_mut(), watch(&info, &cfg)) {
             (Some(w), Some(_)) => w.reset(),
@@ -471,7 +485,6 @@ impl<M: Model> Simulation<M> {
         *rec_k = 0;
         *last_sample_t = f64::NAN;
         *stats = Stats::default();
-        *own_model = model;
         Ok(())
     }
 
@@ -542,6 +555,18 @@ impl<M: Model> Simulation<M> {
         }
     }
 
+    /// Runs to the end like [`Simulation::run`], keeping the run's buffers for
+    /// [`Simulation::restart`] or [`Simulation::renew`] (advancing further without one of
+    /// them does nothing).
+    pub fn run_in_place(&mut self, sink: &mut dyn SampleSink) -> Result<RunEnd, RunError> {
+        loop {
+            self.advance(sink)?;
+            if let Some(end) = &self.end {
+                return Ok(end.clone());
+            }
+        }
+    }
+
     /// Observes at a state held in one of the buffers, into `obs`.
     fn observe(&mut self, t: f64, src: Src) {
         let Self {
@@ -572,6 +597,17 @@ impl<M: Model> Simulation<M> {
         src: Src,
         kind: SampleKind,
     ) -> Result<bool, RunError> {
+        let unwanted = matches!(kind, SampleKind::Step | SampleKind::Record) && !sink.wants(kind);
+        if unwanted {
+            // Nobody reads it: count it, and observe only for the conserve clauses.
+            self.stats.samples += 1;
+            self.last_sample_t = t;
+            if !self.obs0_set || self.info.conserves.is_empty() {
+                return Ok(false);
+            }
+            self.observe(t, src);
+            return self.check_conserve(sink, t, src);
+        }
         self.observe(t, src);
         let state = match src {
             Src::Current => &self.y,

@@ -282,6 +282,12 @@ pub struct AtomInfo {
     /// atom is such, the driver probes a step only where an atom changes (its root),
     /// instead of at evenly spaced interior points.
     pub time_only: bool,
+    /// True when the margin is affine in `t` and the state together and reads no rate
+    /// (`y < 0 m`, `x[1] − 2·x[0] ≥ 1 m`). Along a step it is then the step's interpolant
+    /// put through one affine map, a polynomial whose coefficients three or four margin
+    /// evaluations give; when every atom is such, the driver finds where atoms change from
+    /// those polynomials instead of probing the step (`locate/affine.rs`).
+    pub affine: bool,
 }
 
 /// A boolean combination of atoms.

@@ -12,8 +12,11 @@
 //! keeping the clause false at the left end and true at the right, which is the time
 //! reported. So a stop is located where its condition first holds, not one step later.
 //! A clause that holds only strictly between two probes is found by its atoms' own roots
-//! and turning points (`locate/inside.rs`).
+//! and turning points (`locate/inside.rs`). When every atom is affine in `t` and the state,
+//! each one's margin along the step is a polynomial known from a few margin evaluations,
+//! and the probes go where those polynomials change sign instead (`locate/affine.rs`).
 
+mod affine;
 mod inside;
 
 use crate::hermite::Segment;
@@ -61,6 +64,16 @@ pub(crate) struct Locator {
     pub firing: Vec<bool>,
     /// Width within which clauses of the last scan counted as simultaneous.
     pub tie: f64,
+    /// Every atom affine in `t` and the state (`affine.rs` applies).
+    affine: bool,
+    /// Each atom's polynomial along the segment of the last scan (`affine.rs`).
+    poly: Vec<affine::Bernstein>,
+    /// `poly` belongs to the segment being scanned.
+    poly_ok: bool,
+    /// Times where some atom's polynomial changes sign, ascending.
+    roots: Vec<f64>,
+    /// Margins scratch for the polynomials.
+    m2: Vec<f64>,
 }
 
 impl Locator {
@@ -82,6 +95,11 @@ impl Locator {
             extra: Vec::new(),
             firing: vec![false; info.events.len()],
             tie: 0.0,
+            affine: affine::applies(info),
+            poly: vec![[0.0; 5]; natoms],
+            poly_ok: false,
+            roots: Vec::new(),
+            m2: vec![0.0; natoms],
         }
     }
 
@@ -103,11 +121,19 @@ impl Locator {
             extra,
             firing,
             tie,
+            affine: _,
+            poly,
+            poly_ok,
+            roots,
+            m2,
         } = self;
         *pts = PROBES + 2;
-        for v in [times, table, y, d, m] {
+        for v in [times, table, y, d, m, m2] {
             v.fill(0.0);
         }
+        poly.fill([0.0; 5]);
+        *poly_ok = false;
+        roots.clear();
         used.clear();
         stop_j.fill(usize::MAX);
         event_j.fill(usize::MAX);
@@ -167,7 +193,11 @@ impl Locator {
         let mut pts = 0;
         self.times[pts] = seg.ta;
         pts += 1;
-        if dense_start {
+        let time_only = info.atoms.iter().all(|a| a.time_only);
+        // Affine atoms: the polynomials show every change of side, at any scale.
+        self.poly_ok = false;
+        let polynomial = self.affine && !time_only && self.affine_roots(model, seg, start);
+        if dense_start && !polynomial {
             for k in (3..=GEOMETRIC).rev() {
                 let tau = seg.ta + h * 0.5f64.powi(k as i32);
                 if tau > self.times[pts - 1] {
@@ -176,8 +206,30 @@ impl Locator {
                 }
             }
         }
-        let time_only = info.atoms.iter().all(|a| a.time_only);
-        if time_only {
+        if polynomial {
+            let need = pts + 2 * self.roots.len() + 2;
+            if self.times.len() < need {
+                self.times.resize(need, 0.0);
+                self.table.resize(need * na, 0.0);
+            }
+            for i in 0..self.roots.len() {
+                let r = self.roots[i];
+                let mid = 0.5 * (self.times[pts - 1] + r);
+                for tau in [mid, r] {
+                    if tau > self.times[pts - 1] {
+                        self.times[pts] = tau;
+                        pts += 1;
+                    }
+                }
+            }
+            if !self.roots.is_empty() {
+                let mid = 0.5 * (self.times[pts - 1] + seg.tb);
+                if mid > self.times[pts - 1] && mid < seg.tb {
+                    self.times[pts] = mid;
+                    pts += 1;
+                }
+            }
+        } else if time_only {
             // Affine in t: each atom changes at most once, at its root, so the condition is
             // constant between roots; probe each root and each gap's midpoint.
             Self::margins_at(
@@ -229,12 +281,17 @@ impl Locator {
         self.table[..na].copy_from_slice(start);
         for j in 1..pts {
             let (tau, row) = (self.times[j], &mut self.table[j * na..(j + 1) * na]);
+            if polynomial && j == pts - 1 {
+                // The end's margins, already evaluated for the polynomials.
+                row.copy_from_slice(&self.m);
+                continue;
+            }
             Self::margins_at(&mut self.y, &mut self.d, model, info, seg, tau, row, evals);
         }
         if info.stops.is_empty() && info.events.is_empty() {
             return None;
         }
-        if !time_only {
+        if !time_only && !polynomial {
             self.probe_inside(model, info, seg, evals);
         }
         let pts = self.pts;
@@ -326,6 +383,35 @@ impl Locator {
         }
         let (mut glo, mut ghi) = decisive.map_or((0.0, 0.0), |k| (mlo[k], mhi[k]));
         let tol = WIDTH * f64::EPSILON * lo.abs().max(hi.abs()).max(seg.tb - seg.ta);
+        let root = match decisive {
+            Some(k) if self.poly_ok => self.poly_root(k, seg, lo, hi),
+            _ => None,
+        };
+        if let Some(r) = root {
+            // The deciding atom's polynomial root, confirmed by the model's margins half
+            // a width to each side (`affine.rs`); a side not confirmed still narrows.
+            for c in [r + 0.5 * tol, r - 0.5 * tol] {
+                if !(c > lo && c < hi) {
+                    continue;
+                }
+                Self::margins_at(
+                    &mut self.y,
+                    &mut self.d,
+                    model,
+                    info,
+                    seg,
+                    c,
+                    &mut self.m,
+                    evals,
+                );
+                let g = decisive.map_or(0.0, |k| self.m[k]);
+                if cond.eval(&info.atoms, &self.m) {
+                    (hi, ghi) = (c, g);
+                } else {
+                    (lo, glo) = (c, g);
+                }
+            }
+        }
         let mut side = 0i8;
         let mut bisect_next = false;
         for _ in 0..400 {

@@ -109,6 +109,14 @@ pub trait SampleSink {
     /// Takes one sample.
     fn sample(&mut self, sample: &Sample<'_>) -> std::io::Result<()>;
 
+    /// Whether samples of `kind` are wanted. The driver skips observing and delivering a
+    /// [`SampleKind::Step`] or [`SampleKind::Record`] sample nobody wants (it still counts
+    /// it in [`Stats::samples`] and checks the conserve clauses); the default wants all.
+    fn wants(&self, kind: SampleKind) -> bool {
+        let _ = kind;
+        true
+    }
+
     /// Called once after the last sample.
     fn end(&mut self, end: &RunEnd) -> std::io::Result<()> {
         let _ = end;
@@ -171,6 +179,9 @@ impl<A: SampleSink + ?Sized, B: SampleSink + ?Sized> SampleSink for Tee<'_, A, B
     fn sample(&mut self, s: &Sample<'_>) -> std::io::Result<()> {
         self.0.sample(s)?;
         self.1.sample(s)
+    }
+    fn wants(&self, kind: SampleKind) -> bool {
+        self.0.wants(kind) || self.1.wants(kind)
     }
     fn end(&mut self, end: &RunEnd) -> std::io::Result<()> {
         self.0.end(end)?;

@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
 pub mod check;
+#[cfg(feature = "plot")]
 pub mod collect;
+#[cfg(feature = "plot")]
 pub mod columns;
 pub mod derive;
 pub mod doc;
@@ -11,10 +13,13 @@ pub mod explain;
 pub mod fmt;
 pub mod lsp;
 pub mod memory;
+#[cfg(feature = "plot")]
 pub mod observed;
 #[cfg(feature = "parquet")]
 pub mod parquet;
+#[cfg(feature = "plot")]
 pub mod plot;
+#[cfg(feature = "plot")]
 pub mod plot_ensemble;
 pub mod prepare;
 pub mod progress;

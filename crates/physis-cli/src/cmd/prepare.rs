@@ -50,6 +50,8 @@ pub struct RunArgs {
 }
 
 /// A model ready to run.
+// `checked` and `index` are read by the plots and the studio only (`checked_model`).
+#[cfg_attr(not(feature = "plot"), allow(dead_code))]
 pub struct Prepared {
     /// The file as the front door checked it.
     pub checked: Checked,
@@ -82,6 +84,7 @@ impl Prepared {
     }
 
     /// The simulation as the checker sees it (names, units, shapes of its declarations).
+    #[cfg(feature = "plot")]
     pub fn checked_model(&self) -> &physis_check::CheckedModel {
         self.checked.model(self.index)
     }

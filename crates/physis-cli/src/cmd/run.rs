@@ -3,7 +3,7 @@
 use super::Failure;
 use super::prepare::{RunArgs, prepare};
 use super::progress::run_into;
-use physis_runtime::{CsvWriter, JsonWriter, RunEnd, Sample, SampleSink, Summary};
+use physis_runtime::{CsvWriter, JsonWriter, RunEnd, Sample, SampleKind, SampleSink, Summary};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,6 +44,9 @@ struct Discard;
 impl SampleSink for Discard {
     fn sample(&mut self, _: &Sample<'_>) -> std::io::Result<()> {
         Ok(())
+    }
+    fn wants(&self, kind: SampleKind) -> bool {
+        !matches!(kind, SampleKind::Step | SampleKind::Record)
     }
 }
 

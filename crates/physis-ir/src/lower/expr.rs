@@ -373,6 +373,7 @@ pub(crate) fn cond(
             atoms.push(AtomInfo {
                 op,
                 time_only: false,
+                affine: false,
             });
             RC::Atom(atoms.len() - 1)
         }

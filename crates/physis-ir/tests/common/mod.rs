@@ -66,6 +66,7 @@ pub fn info(
         atoms: vec![AtomInfo {
             op: Cmp::Ge,
             time_only: false,
+            affine: false,
         }],
         stops: vec![Clause {
             cond: Cond::Atom(0),

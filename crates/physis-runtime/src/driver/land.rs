@@ -22,6 +22,7 @@ impl<M: Model> Simulation<M> {
     /// Margins at `tau` into `land` (time-only atoms read nothing but `tau`).
     fn land_margins(&mut self, tau: f64) {
         self.model.margins(tau, &self.y, &self.f, &mut self.land);
+        self.land_t = tau;
     }
 
     /// The first time in `(t, tb]` at which a time-only stop holds, when one holds at `tb`

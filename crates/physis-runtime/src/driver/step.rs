@@ -3,7 +3,7 @@
 
 use super::stages::Stages;
 use super::{Simulation, Src, finite};
-use crate::control::{MAX_GROWTH, MAX_REJECTIONS, error_norm, step_factor};
+use crate::control::{MAX_GROWTH, MAX_REJECTIONS, error_norm_finite, step_factor};
 use crate::error::RunError;
 use crate::hermite::Segment;
 use crate::model::{Model, StepArgs, StepOut};
@@ -144,6 +144,8 @@ impl<M: Model> Simulation<M> {
         }
         let mut rejected = 0u32;
         let mut growth = MAX_GROWTH;
+        // Whether `ynew` is finite, when the accepted attempt's error norm has seen it.
+        let mut next_finite = None;
         loop {
             if h < Self::min_step(t) || rejected > MAX_REJECTIONS {
                 let cause = if self.newton.is_some() {
@@ -165,7 +167,10 @@ impl<M: Model> Simulation<M> {
             let e = if ok {
                 let tol = &self.tolerances;
                 let (rtol, atol) = (tol.rtol(), tol.atol());
-                error_norm(&self.err, &self.y, &self.ynew, rtol, atol, &self.free)
+                let (e, fin) =
+                    error_norm_finite(&self.err, &self.y, &self.ynew, rtol, atol, &self.free);
+                next_finite = Some(fin);
+                e
             } else {
                 f64::INFINITY
             };
@@ -196,7 +201,7 @@ impl<M: Model> Simulation<M> {
             }
             _ => t + h,
         };
-        if !finite(&self.ynew) {
+        if !next_finite.unwrap_or_else(|| finite(&self.ynew)) {
             return self.end_non_finite(sink, t);
         }
         if !self.info.scheme.fsal || self.newton.is_some() {
@@ -328,8 +333,14 @@ impl<M: Model> Simulation<M> {
         if !self.time_only_clauses {
             return false;
         }
-        self.model
-            .margins(tb, &self.ynew, &self.fnew, &mut self.end_margins);
+        if self.land_t == tb {
+            // The landing check evaluated them at this very time (the step was accepted
+            // as proposed); time-only margins read nothing else.
+            self.end_margins.copy_from_slice(&self.land);
+        } else {
+            self.model
+                .margins(tb, &self.ynew, &self.fnew, &mut self.end_margins);
+        }
         let info = &self.info;
         let same_side = info
             .atoms
@@ -471,6 +482,7 @@ mod tests {
         let atom = |op| AtomInfo {
             op,
             time_only: true,
+            affine: true,
         };
         let stop = |cond, text: &str| Clause {
             cond,

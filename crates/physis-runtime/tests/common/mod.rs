@@ -175,6 +175,7 @@ impl Builder {
             .map(|&op| AtomInfo {
                 op,
                 time_only: false,
+                affine: false,
             })
             .collect();
         self.margins = Box::new(m);
