@@ -92,3 +92,30 @@ fn a_restarted_run_is_a_fresh_run() {
         }
     }
 }
+
+#[test]
+fn a_refused_renewal_leaves_the_run_as_it_was() {
+    // A bad option (a negative step) is refused before the new model is swapped in: the run
+    // restarted afterwards is still the first model's, bit for bit.
+    for (name, ir) in &models() {
+        let options = RunOptions {
+            stream: Some(2),
+            limit: Some(500),
+            ..RunOptions::default()
+        };
+        let params = ir.default_params();
+        let model = TapeModel::with_params(ir, params.clone()).expect("binds");
+        let mut fresh = Simulation::new(model.clone(), &options).expect("starts");
+        let want = run_out(&mut fresh);
+        let mut sim = Simulation::new(model, &options).expect("starts");
+        let other: Vec<f64> = params.iter().map(|p| p * 1.25).collect();
+        let other = TapeModel::with_params(ir, other).expect("binds");
+        let bad = RunOptions {
+            step: Some(-1.0),
+            ..options.clone()
+        };
+        assert!(sim.renew(other, &bad).is_err(), "{name}: a negative step is refused");
+        sim.restart(&options).expect("restarts");
+        assert_eq!(run_out(&mut sim), want, "{name}");
+    }
+}

@@ -384,6 +384,9 @@ impl<M: Model> Simulation<M> {
             *self = Self::new(model, options)?;
             return Ok(());
         }
+        // The options are checked before the model is swapped in, so a refused renewal
+        // leaves this run as it was.
+        settings(&self.info, options)?;
         self.model = model;
         self.restart(options)
     }
