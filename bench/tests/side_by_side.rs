@@ -33,13 +33,18 @@ fn quick_run_gives_every_table_with_errors_near_the_references() {
     for name in [
         "ours, generated (rk45)",
         "ours, interpreter (rk45)",
+        "ours, JIT (rk45)",
         "diffsol tsit45",
         "hand DP5, stack arrays",
     ] {
         assert!(err(a1, name) < 1e-7, "A1 {name}");
     }
     let a3 = &tables[1];
-    for name in ["ours, generated (rk45)", "ours, interpreter (rk45)"] {
+    for name in [
+        "ours, generated (rk45)",
+        "ours, interpreter (rk45)",
+        "ours, JIT (rk45)",
+    ] {
         assert!(err(a3, name) < 1e-12, "A3 {name}");
     }
     assert!(err(a3, "diffsol tsit45 (gated root, reset)") < 1e-9);

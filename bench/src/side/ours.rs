@@ -112,6 +112,16 @@ pub fn run_generated(name: &str, params: &[f64], options: &RunOptions, interior:
     }
 }
 
+/// The interpreter's model of simulation `name` with every tape compiled by the JIT at once
+/// (outside any timing), with the compile time and what compiled (`jit: rate, step (...)`).
+pub fn jit(src: &str, name: &str) -> Result<(TapeModel, String), LoadError> {
+    let mut model = interpreter(src, name)?;
+    let jit = physis_jit::Jit::new();
+    model.compile_native(&jit);
+    let report = jit.report().map(|r| r.to_string()).unwrap_or_default();
+    Ok((model, report))
+}
+
 /// Runs `model` with `options`; `interior` drops the first and last state slot (A4's pinned
 /// ends). A run that ends other than by its stop clause is a failed outcome.
 pub fn run<M: Model>(model: M, options: &RunOptions, interior: bool) -> Outcome {

@@ -123,3 +123,27 @@ fn greek_params_take_the_ascii_names_of_the_generated_api() {
     assert_eq!(code, 2);
     assert!(err.contains("no param `alfa`"), "{err}");
 }
+
+/// `--jit` compiles before the first step, `--no-jit` never, and the default waits until the
+/// run has done as much work as compiling costs: a projectile's few hundred steps never do.
+/// All three land on the same bits (the closed-form check above holds for each).
+#[test]
+fn the_summary_says_which_back_end_ran_and_each_gives_the_same_bits() {
+    let tiered = summary(&[]);
+    let native = summary(&["--jit"]);
+    let tape = summary(&["--no-jit"]);
+    assert_eq!(
+        tiered["backend"], "interpreter (run too short to compile)",
+        "{tiered}"
+    );
+    assert_eq!(tape["backend"], "interpreter", "{tape}");
+    let text = native["backend"].as_str().unwrap();
+    assert!(text.starts_with("jit: rate"), "{text}");
+    assert!(text.contains("step") && text.contains("compile"), "{text}");
+    for s in [&native, &tape] {
+        assert_eq!(s["final"], tiered["final"]);
+        assert_eq!(s["steps"], tiered["steps"]);
+    }
+    let (code, _, err) = physis(&["run", "examples/projectile.hph", "--jit", "--no-jit"]);
+    assert_ne!(code, 0, "both flags accepted: {err}");
+}

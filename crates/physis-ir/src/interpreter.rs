@@ -3,9 +3,11 @@
 //! driver's `Model` trait ([`interp`]), or a batch of 64 ensemble members at once
 //! ([`lanes`], over the fused instructions of `lane_code`). That it agrees with generated
 //! code bit for bit is tested in `examples/rust-api/tests/differential.rs`, which runs every
-//! example and oracle model through both.
+//! example and oracle model through both. A model's tapes may be handed to a native back end
+//! ([`native`]; `physis-jit`) that computes the same bits.
 
 pub mod interp;
 mod lane_code;
 pub mod lanes;
+pub mod native;
 pub mod tape;

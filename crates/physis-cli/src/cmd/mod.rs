@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod backend;
 pub mod check;
 #[cfg(feature = "plot")]
 pub mod collect;

@@ -36,6 +36,13 @@ pub struct Args {
     output: Option<PathBuf>,
     #[command(flatten)]
     ensemble: super::ensemble::EnsembleArgs,
+    /// Compile the model to native code before the first step (the default compiles once
+    /// a run has interpreted as much work as compiling costs).
+    #[arg(long, conflicts_with = "no_jit")]
+    jit: bool,
+    /// Never compile: interpret the tapes for the whole run.
+    #[arg(long)]
+    no_jit: bool,
 }
 
 /// Counts nothing, keeps nothing: the summary needs only the end.
@@ -70,7 +77,9 @@ fn execute(args: &Args) -> Result<(), Failure> {
     }
     let quiet = args.ensemble.quiet;
     let prepared = prepare(&args.run)?;
-    let model = prepared.model()?;
+    #[allow(unused_mut)] // mutated only with the `jit` feature
+    let mut model = prepared.model()?;
+    let backend = super::backend::Backend::attach(&mut model, args.jit, args.no_jit);
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| {
@@ -88,7 +97,8 @@ fn execute(args: &Args) -> Result<(), Failure> {
             run: prepared.scenario.as_deref(),
             end: &end,
         };
-        writeln!(out, "{}", summary.to_json()).map_err(io_failed)?;
+        let json = backend.into_summary(summary.to_json());
+        writeln!(out, "{json}").map_err(io_failed)?;
         end
     } else {
         match args.format {

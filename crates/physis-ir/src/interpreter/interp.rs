@@ -9,16 +9,19 @@ use physis_runtime::{
 };
 
 use crate::error::IrError;
+use crate::interpreter::native::{NativeTape, TapeCompiler, Tier};
 use crate::interpreter::tape::{Inputs, Tape};
 use crate::ir::Function;
 use crate::model::IrModel;
 use crate::specialise::SchemeFns;
 
-/// A tape (shared by the clones of a model) with its own register file.
+/// A tape (shared by the clones of a model) with its own register file, and native code for
+/// it once compiled (which computes the same bits into the same registers).
 #[derive(Clone, Debug)]
 struct Prog {
     tape: Arc<Tape>,
     regs: Vec<f64>,
+    native: Option<Arc<dyn NativeTape>>,
 }
 
 impl Prog {
@@ -32,11 +35,17 @@ impl Prog {
         Ok(Prog {
             tape: Arc::new(tape),
             regs,
+            native: None,
         })
     }
 
     #[inline]
     fn run(&mut self, inp: &Inputs<'_>) {
+        if let Some(native) = &self.native
+            && native.run(&mut self.regs, inp)
+        {
+            return;
+        }
         self.tape.run(&mut self.regs, inp);
     }
 
@@ -103,6 +112,8 @@ pub struct TapeModel {
     resets: Vec<(Vec<u32>, Prog)>,
     pattern: Option<Arc<SparsePattern>>,
     form: ResidualForm,
+    /// When to ask for native code; `None` once asked (or never to ask).
+    tier: Option<Tier>,
 }
 
 /// Why a model could not be prepared for the interpreter.
@@ -219,6 +230,7 @@ impl TapeModel {
             resets,
             pattern: model.jacobian_pattern.clone(),
             form: model.residual_form,
+            tier: None,
         })
     }
 
@@ -230,6 +242,83 @@ impl TapeModel {
     /// Instructions run per rate evaluation (for reports).
     pub fn rate_len(&self) -> usize {
         self.rate.tape.len()
+    }
+
+    /// Asks `tier.compiler` for native code once the tapes have interpreted `tier.budget`
+    /// instructions (at the first call for a budget of zero). The bits of the run are the
+    /// same either way: native code computes what the tapes compute.
+    pub fn set_tier(&mut self, tier: Tier) {
+        self.tier = Some(tier);
+    }
+
+    /// Compiles now, through `compiler`, every tape a run calls more than once (all but the
+    /// initial state's), keeping the tape where the compiler returns none.
+    pub fn compile_native(&mut self, compiler: &dyn TapeCompiler) {
+        let mut progs = self.hot_progs();
+        let tapes: Vec<(&'static str, Arc<Tape>)> =
+            progs.iter().map(|(r, p)| (*r, p.tape.clone())).collect();
+        let natives = compiler.compile(&tapes);
+        for ((_, prog), native) in progs.iter_mut().zip(natives) {
+            prog.native = native;
+        }
+        self.tier = None;
+    }
+
+    /// Instructions in the tapes [`TapeModel::compile_native`] would compile (for a
+    /// [`Tier::after_work`] budget).
+    pub fn hot_size(&mut self) -> usize {
+        self.hot_progs().iter().map(|(_, p)| p.tape.len()).sum()
+    }
+
+    /// Every non-empty tape but the initial state's, with its role.
+    fn hot_progs(&mut self) -> Vec<(&'static str, &mut Prog)> {
+        let mut v: Vec<(&'static str, &mut Prog)> = vec![
+            ("rate", &mut self.rate),
+            ("rate_jvp", &mut self.rate_jvp),
+            ("margins", &mut self.margins),
+            ("observe", &mut self.observe),
+        ];
+        match &mut self.scheme {
+            SchemeProgs::Explicit { step, .. } => v.push(("step", step)),
+            SchemeProgs::Implicit {
+                residual,
+                jacobian,
+                jvp,
+                error,
+                ..
+            } => {
+                v.push(("residual", residual));
+                v.extend(jacobian.as_mut().map(|j| ("jacobian", j)));
+                v.push(("jvp", jvp));
+                v.extend(error.as_mut().map(|e| ("error", e)));
+            }
+            SchemeProgs::Staged { stages, finish, .. } => {
+                for st in stages {
+                    v.push(("stage", &mut st.residual));
+                    v.extend(st.jacobian.as_mut().map(|j| ("jacobian", j)));
+                    v.push(("jvp", &mut st.jvp));
+                }
+                v.push(("finish", finish));
+            }
+        }
+        v.extend(self.resets.iter_mut().map(|(_, p)| ("reset", p)));
+        v.retain(|(_, p)| !p.tape.is_empty());
+        v
+    }
+
+    /// Counts `n` interpreted instructions against the tier's budget, compiling when it is
+    /// spent.
+    #[inline]
+    fn tick(&mut self, n: usize) {
+        if let Some(tier) = &mut self.tier {
+            match tier.budget.checked_sub(n as u64) {
+                Some(left) if left > 0 => tier.budget = left,
+                _ => {
+                    let compiler = tier.compiler.clone();
+                    self.compile_native(&*compiler);
+                }
+            }
+        }
     }
 }
 
@@ -287,6 +376,7 @@ impl Model for TapeModel {
 
     #[inline]
     fn rate(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) {
+        self.tick(self.rate.tape.len());
         let inp = Inputs {
             t,
             y,
@@ -298,6 +388,10 @@ impl Model for TapeModel {
     }
 
     fn step(&mut self, args: &StepArgs<'_>, out: StepOut<'_>) {
+        if let SchemeProgs::Explicit { step, .. } = &self.scheme {
+            let n = step.tape.len();
+            self.tick(n);
+        }
         let dim = self.dim;
         let inp = Inputs {
             t: args.t,
@@ -355,6 +449,10 @@ impl Model for TapeModel {
     }
 
     fn residual(&mut self, args: &StepArgs<'_>, next: &[f64], r: &mut [f64]) {
+        if let SchemeProgs::Implicit { residual, .. } = &self.scheme {
+            let n = residual.tape.len();
+            self.tick(n);
+        }
         let inp = step_inputs(&self.params, args, next);
         match &mut self.scheme {
             SchemeProgs::Implicit { residual, .. } => {
@@ -461,6 +559,12 @@ impl Model for TapeModel {
         k: &[f64],
         r: &mut [f64],
     ) {
+        if let SchemeProgs::Staged { stages, .. } = &self.scheme
+            && let Some(st) = stages.get(stage)
+        {
+            let n = st.residual.tape.len();
+            self.tick(n);
+        }
         let inp = Inputs {
             stages: solved,
             ..step_inputs(&self.params, args, k)
@@ -588,6 +692,7 @@ impl Model for TapeModel {
     }
 
     fn margins(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+        self.tick(self.margins.tape.len());
         let inp = Inputs {
             t,
             y,

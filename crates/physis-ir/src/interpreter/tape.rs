@@ -80,75 +80,45 @@ impl Inputs<'_> {
     }
 }
 
+/// One instruction of a tape, over register indices (`d` the destination, `a`, `b`, `c`
+/// operands; an array occupies `n` consecutive registers, and a stride `s·` of 0 broadcasts a
+/// scalar operand). Public so that a native back end (`physis-jit`) can translate a tape
+/// instruction by instruction; [`Tape::run`] is its meaning.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Ins {
-    Load {
-        d: u32,
-        src: Source,
-        k: u32,
-    },
+#[allow(missing_docs)] // the fields are named as in `Tape::run`, which documents them by use
+pub enum Ins {
+    /// `d = input(src)[k]` (NaN past the input's end).
+    Load { d: u32, src: Source, k: u32 },
+    /// `d..d+n = input(src)[off..off+n]` (NaN past the input's end).
     LoadRange {
         d: u32,
         src: Source,
         off: u32,
         n: u32,
     },
-    Add {
-        d: u32,
-        a: u32,
-        b: u32,
-    },
-    Sub {
-        d: u32,
-        a: u32,
-        b: u32,
-    },
-    Mul {
-        d: u32,
-        a: u32,
-        b: u32,
-    },
-    Div {
-        d: u32,
-        a: u32,
-        b: u32,
-    },
-    Neg {
-        d: u32,
-        a: u32,
-    },
-    Un {
-        op: UnOp,
-        d: u32,
-        a: u32,
-    },
-    Bin {
-        op: BinOp,
-        d: u32,
-        a: u32,
-        b: u32,
-    },
-    Powi {
-        d: u32,
-        a: u32,
-        n: i32,
-    },
-    Select {
-        d: u32,
-        c: u32,
-        a: u32,
-        b: u32,
-    },
-    Copy {
-        d: u32,
-        a: u32,
-    },
-    VUn {
-        op: UnOp,
-        d: u32,
-        a: u32,
-        n: u32,
-    },
+    /// `d = a + b`.
+    Add { d: u32, a: u32, b: u32 },
+    /// `d = a − b`.
+    Sub { d: u32, a: u32, b: u32 },
+    /// `d = a · b`.
+    Mul { d: u32, a: u32, b: u32 },
+    /// `d = a / b`.
+    Div { d: u32, a: u32, b: u32 },
+    /// `d = −a`.
+    Neg { d: u32, a: u32 },
+    /// `d = op a` ([`UnOp::apply`]).
+    Un { op: UnOp, d: u32, a: u32 },
+    /// `d = a op b` ([`BinOp::apply`]).
+    Bin { op: BinOp, d: u32, a: u32, b: u32 },
+    /// `d = aⁿ` ([`eval::powi`]).
+    Powi { d: u32, a: u32, n: i32 },
+    /// `d = c ≠ 0 ? a : b` ([`eval::select`]).
+    Select { d: u32, c: u32, a: u32, b: u32 },
+    /// `d = a`.
+    Copy { d: u32, a: u32 },
+    /// Elementwise [`Ins::Un`] over `n` registers.
+    VUn { op: UnOp, d: u32, a: u32, n: u32 },
+    /// Elementwise [`Ins::Bin`]: `d+k = (a+k·sa) op (b+k·sb)`.
     VBin {
         op: BinOp,
         d: u32,
@@ -158,12 +128,9 @@ pub(crate) enum Ins {
         sa: u32,
         sb: u32,
     },
-    VPowi {
-        d: u32,
-        a: u32,
-        p: i32,
-        n: u32,
-    },
+    /// Elementwise [`Ins::Powi`].
+    VPowi { d: u32, a: u32, p: i32, n: u32 },
+    /// Elementwise [`Ins::Select`] with strides.
     VSelect {
         d: u32,
         c: u32,
@@ -174,20 +141,13 @@ pub(crate) enum Ins {
         sa: u32,
         sb: u32,
     },
-    Pack {
-        d: u32,
-        src: Box<[u32]>,
-    },
-    Splat {
-        d: u32,
-        a: u32,
-        n: u32,
-    },
-    Gather {
-        d: u32,
-        a: u32,
-        idx: Box<[u32]>,
-    },
+    /// `d+k = src[k]`.
+    Pack { d: u32, src: Box<[u32]> },
+    /// `d+k = a` for `k < n`.
+    Splat { d: u32, a: u32, n: u32 },
+    /// `d+k = a + idx[k]`.
+    Gather { d: u32, a: u32, idx: Box<[u32]> },
+    /// A stencil over a grid (`kernels::stencil`).
     Stencil {
         op: StencilOp,
         grid: Grid,
@@ -197,18 +157,15 @@ pub(crate) enum Ins {
         dy: u32,
         bc: BcReg,
     },
+    /// `d = reduce(a..a+n)` (`kernels::reduce`).
     Reduce {
         op: ReduceOp,
         d: u32,
         a: u32,
         n: u32,
     },
-    PickMaxAbs {
-        d: u32,
-        u: u32,
-        du: u32,
-        n: u32,
-    },
+    /// `d = kernels::pick_max_abs(u..u+n, du..du+n)`.
+    PickMaxAbs { d: u32, u: u32, du: u32, n: u32 },
     /// `d = M⁻¹·b`, with `n²` scratch registers at `s` for the elimination.
     Solve {
         d: u32,
@@ -219,10 +176,14 @@ pub(crate) enum Ins {
     },
 }
 
+/// The boundary value of a stencil, as a register.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum BcReg {
+pub enum BcReg {
+    /// Fixed value, held in this register.
     Dirichlet(u32),
+    /// Fixed outward slope, held in this register.
     Neumann(u32),
+    /// Wraps around.
     Periodic,
 }
 
@@ -433,6 +394,21 @@ impl Tape {
     /// A register file for this tape (constants preset). Allocate once, reuse per call.
     pub fn registers(&self) -> Vec<f64> {
         self.init.clone()
+    }
+
+    /// The instructions, in the order [`Tape::run`] executes them.
+    pub fn code(&self) -> &[Ins] {
+        &self.code
+    }
+
+    /// The register file's starting values (constants preset, the rest zero).
+    pub fn init(&self) -> &[f64] {
+        &self.init
+    }
+
+    /// The register holding each output slot, in output order.
+    pub fn outputs(&self) -> &[u32] {
+        &self.flat
     }
 
     /// Number of instructions executed per run.

@@ -1,0 +1,58 @@
+//! Which back end runs a single `physis run`: the tape interpreter, or native code compiled
+//! from its tapes (`physis-jit`, the `jit` feature) once the run has interpreted as much work
+//! as compiling costs (`--jit` compiles at once, `--no-jit` never). Both compute the same
+//! bits; `--summary` says which ran as `"backend"`.
+
+use physis_ir::TapeModel;
+
+/// The choice made for one run, read back after it.
+pub struct Backend {
+    #[cfg(feature = "jit")]
+    jit: Option<physis_jit::Jit>,
+}
+
+impl Backend {
+    /// Hands the JIT to `model` unless `no_jit` (or the feature is off).
+    #[allow(unused_variables)] // without the `jit` feature nothing is attached
+    pub fn attach(model: &mut TapeModel, at_once: bool, no_jit: bool) -> Backend {
+        #[cfg(feature = "jit")]
+        {
+            use physis_jit::{Jit, When};
+            if no_jit {
+                return Backend { jit: None };
+            }
+            let jit = Jit::new();
+            let when = if at_once { When::AtOnce } else { When::Tiered };
+            physis_jit::tier(model, &jit, when);
+            Backend { jit: Some(jit) }
+        }
+        #[cfg(not(feature = "jit"))]
+        Backend {}
+    }
+
+    /// What ran: `interpreter`, `interpreter (run too short to compile)`, or the JIT's
+    /// report (`jit: rate, step (compile 1.20 ms)`).
+    pub fn describe(&self) -> String {
+        #[cfg(feature = "jit")]
+        if let Some(jit) = &self.jit {
+            return match jit.report() {
+                Some(report) => report.to_string(),
+                None => "interpreter (run too short to compile)".to_string(),
+            };
+        }
+        "interpreter".to_string()
+    }
+
+    /// The `--summary` object with `"backend": describe()` as its last key.
+    pub fn into_summary(self, mut json: String) -> String {
+        let value = serde_json::to_string(&self.describe()).unwrap_or_default();
+        // The summary is one JSON object: put the key before its closing brace.
+        if json.ends_with('}') && !value.is_empty() {
+            json.pop();
+            json.push_str(",\"backend\":");
+            json.push_str(&value);
+            json.push('}');
+        }
+        json
+    }
+}
