@@ -114,7 +114,10 @@ fn a_refused_renewal_leaves_the_run_as_it_was() {
             step: Some(-1.0),
             ..options.clone()
         };
-        assert!(sim.renew(other, &bad).is_err(), "{name}: a negative step is refused");
+        assert!(
+            sim.renew(other, &bad).is_err(),
+            "{name}: a negative step is refused"
+        );
         sim.restart(&options).expect("restarts");
         assert_eq!(run_out(&mut sim), want, "{name}");
     }

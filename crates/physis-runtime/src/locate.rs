@@ -387,6 +387,23 @@ impl Locator {
             Some(k) if self.poly_ok => self.poly_root(k, seg, lo, hi),
             _ => None,
         };
+        // The condition and the deciding atom's margin at `c`.
+        let mut probe = |c: f64| {
+            Self::margins_at(
+                &mut self.y,
+                &mut self.d,
+                model,
+                info,
+                seg,
+                c,
+                &mut self.m,
+                evals,
+            );
+            (
+                cond.eval(&info.atoms, &self.m),
+                decisive.map_or(0.0, |k| self.m[k]),
+            )
+        };
         if let Some(r) = root {
             // The deciding atom's polynomial root, confirmed by the model's margins half
             // a width to each side (`affine.rs`); a side not confirmed still narrows.
@@ -394,18 +411,8 @@ impl Locator {
                 if !(c > lo && c < hi) {
                     continue;
                 }
-                Self::margins_at(
-                    &mut self.y,
-                    &mut self.d,
-                    model,
-                    info,
-                    seg,
-                    c,
-                    &mut self.m,
-                    evals,
-                );
-                let g = decisive.map_or(0.0, |k| self.m[k]);
-                if cond.eval(&info.atoms, &self.m) {
+                let (holds, g) = probe(c);
+                if holds {
                     (hi, ghi) = (c, g);
                 } else {
                     (lo, glo) = (c, g);
@@ -432,18 +439,8 @@ impl Locator {
             if !(c > lo && c < hi) {
                 c = mid;
             }
-            Self::margins_at(
-                &mut self.y,
-                &mut self.d,
-                model,
-                info,
-                seg,
-                c,
-                &mut self.m,
-                evals,
-            );
-            let g = decisive.map_or(0.0, |k| self.m[k]);
-            if cond.eval(&info.atoms, &self.m) {
+            let (holds, g) = probe(c);
+            if holds {
                 hi = c;
                 ghi = g;
                 if side == 1 {

@@ -7,16 +7,16 @@ use physis_oracle::front::run_text;
 use physis_runtime::{Collect, RunOptions};
 
 #[allow(dead_code)]
-mod oracle {
+mod oracle_models {
     include!(concat!(env!("OUT_DIR"), "/oracle.rs"));
 }
 
 #[test]
 fn generated_code_of_generated_models_meets_the_oracle() {
     let corpus = compiled();
-    assert_eq!(corpus.len(), oracle::MODELS.len());
+    assert_eq!(corpus.len(), oracle_models::MODELS.len());
     for c in &corpus {
-        let (_, entry) = oracle::MODELS
+        let (_, entry) = oracle_models::MODELS
             .iter()
             .find(|(n, _)| *n == c.name)
             .unwrap_or_else(|| panic!("{} was not generated", c.name));
