@@ -6,8 +6,8 @@
 
 use crate::references;
 
-use physis_oracle::front::{Outcome, run_text};
-use physis_runtime::{ReasonKind, RunOptions, SampleKind};
+use physis_oracle::front::Outcome;
+use physis_runtime::{RunOptions, SampleKind};
 use references::{ROBERTSON, VAN_DER_POL, assert_meets_robertson, assert_meets_van_der_pol};
 
 const LINEAR: &str = include_str!("bdf_models/linear.hph");
@@ -18,14 +18,7 @@ const HEAT: &str = include_str!("bdf_models/heat.hph");
 /// `text`'s run with `TOL` (and `SCHEME`) replaced, which must end on its stop clause.
 fn run(text: &str, tol: &str) -> Outcome {
     let text = text.replace("SCHEME", "bdf").replace("TOL", tol);
-    let out = run_text(&text, None, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        out.end.reason.kind,
-        ReasonKind::When,
-        "{:?}",
-        out.end.reason
-    );
-    out
+    references::ends_on_stop(&text, &RunOptions::default())
 }
 
 #[test]

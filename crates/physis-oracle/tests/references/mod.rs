@@ -54,7 +54,12 @@ pub fn held_to(text: &str, h: f64) -> Outcome {
         max_step: Some(h),
         ..RunOptions::default()
     };
-    let out = run_text(text, None, &options).unwrap_or_else(|e| panic!("{e}"));
+    ends_on_stop(text, &options)
+}
+
+/// `text`'s run with `options`, which must end on its stop clause.
+pub fn ends_on_stop(text: &str, options: &RunOptions) -> Outcome {
+    let out = run_text(text, None, options).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         out.end.reason.kind,
         ReasonKind::When,
