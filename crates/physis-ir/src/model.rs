@@ -405,8 +405,8 @@ fn smooth_in_motion(f: &Function) -> bool {
     true
 }
 
-/// True when margin `k` reads nothing but `t` and params and is affine in `t`: its
-/// derivative in `t` reads neither `t` nor the state.
+/// True when margin `k` reads nothing but `t` and params and is affine in `t`: built only of
+/// smooth operations, and its derivative in `t` reads neither `t` nor the state.
 fn time_only(margins: &Function, k: usize) -> Result<bool, IrError> {
     let mut b = Builder::new();
     let mut keep = |_: &mut Builder, _: crate::tangent::LoadRef| Ok(None);
@@ -423,7 +423,9 @@ fn time_only(margins: &Function, k: usize) -> Result<bool, IrError> {
     let reads_only_t = [Source::State, Source::Rate, Source::Noise]
         .iter()
         .all(|s| !f.reads(*s));
-    if !reads_only_t {
+    // `floor(t)` has a slope of zero and is not affine: its change of side is at the jump,
+    // not where a line through the ends would cross.
+    if !reads_only_t || !smooth_in_motion(&f) {
         return Ok(false);
     }
     let slope = match f.outputs.get(1) {

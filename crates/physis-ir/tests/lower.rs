@@ -159,6 +159,27 @@ fn margins_that_are_not_affine_in_the_state_are_not_marked_so() {
     assert_eq!(affine.iter().filter(|&&a| a).count(), 1, "{affine:?}");
 }
 
+#[test]
+fn a_floor_of_time_is_not_affine_and_its_stop_lands_on_the_jump() {
+    // floor(t/1 s) ≥ 3 changes side at t = 3 s exactly; a line through a step's ends would
+    // put the crossing anywhere inside the step that holds the jump.
+    let src = "simulate Clock {
+  state x : Length = 1 m
+  law x' = 0.3 m/s
+  integrate rk4 step 0.7 s
+  stop when floor(t / 1 s) ≥ 3
+}
+";
+    let model = lowered(src, "Clock").unwrap();
+    assert!(model.info.atoms.iter().all(|a| !a.time_only && !a.affine));
+    let r = run(&model);
+    assert_eq!(r.reason.kind, ReasonKind::When, "{:?}", r.reason);
+    let t = r.final_t();
+    assert!((t - 3.0).abs() < 1e-12, "ended at {t}");
+    let x = r.final_state()[0];
+    assert!((x - 1.9).abs() < 1e-12, "x = {x}");
+}
+
 const LV: &str = "simulate LotkaVolterra {
   param a : Frequency = 0.6666666666666666 Hz
   param b : Frequency = 1.3333333333333333 Hz

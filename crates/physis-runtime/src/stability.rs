@@ -107,6 +107,13 @@ pub(crate) struct Power {
     w: Vec<f64>,
     u: Vec<f64>,
     z: Vec<f64>,
+    /// The iterate before the last refinement, to measure how far it turned.
+    before: Vec<f64>,
+    /// How far the last refinement moved the iterate's plane: the squared part of the
+    /// iterate it started from that lies outside the plane of its last two iterates. Near 0
+    /// once the dominant mode (or the plane of a dominant complex pair, in which the iterate
+    /// keeps rotating) is found; large while a new mode is still taking over.
+    turned: f64,
 }
 
 impl Power {
@@ -124,23 +131,42 @@ impl Power {
             start,
             w: z.clone(),
             u: z.clone(),
+            before: z.clone(),
             z,
+            turned: 0.0,
         }
     }
 
     /// Forgets the iterate (a new run).
     pub(crate) fn reset(&mut self) {
         self.v.copy_from_slice(&self.start);
+        self.turned = 0.0;
     }
 
     /// The spectral radius from the start vector, iterated until it settles.
-    pub(crate) fn settle(&mut self, mut apply: impl FnMut(&[f64], &mut [f64])) -> Option<Dominant> {
+    pub(crate) fn settle(&mut self, apply: impl FnMut(&[f64], &mut [f64])) -> Option<Dominant> {
+        self.v.copy_from_slice(&self.start);
+        self.converge(apply)
+    }
+
+    /// The spectral radius from the last iterate, iterated until it settles: confirms a
+    /// warm estimate (a few iterations can sit above or below the radius while a mode is
+    /// still taking over) at the cost of more products, so it runs only when a warm
+    /// estimate would decide something.
+    pub(crate) fn converge(
+        &mut self,
+        mut apply: impl FnMut(&[f64], &mut [f64]),
+    ) -> Option<Dominant> {
         let n = self.v.len();
         if n <= 2 {
             return small(n, &mut apply);
         }
-        self.v.copy_from_slice(&self.start);
         self.iterate(MAX_ITER, true, &mut apply)
+    }
+
+    /// How far the iterate turned in the last refinement (`1 − |cos θ|`).
+    pub(crate) fn turned(&self) -> f64 {
+        self.turned
     }
 
     /// An estimate from the last iterate (with a little of the start vector mixed in) after
@@ -164,7 +190,27 @@ impl Power {
         } else {
             self.v.copy_from_slice(&self.start);
         }
-        self.iterate(iters.max(1), false, &mut apply)
+        self.before.copy_from_slice(&self.v);
+        let est = self.iterate(iters.max(1), false, &mut apply);
+        self.turned = self.outside_last_plane();
+        est
+    }
+
+    /// `1 − ‖P·b‖²` for the iterate `b` a refinement started from and `P` the projection on
+    /// the plane of the last two iterates (`v`, and `u` after the iteration's swap); both
+    /// iterates are unit vectors.
+    fn outside_last_plane(&self) -> f64 {
+        let (b, v, u) = (&self.before, &self.v, &self.u);
+        let c = dot(v, u);
+        let bv = dot(b, v);
+        let q2n = (1.0 - c * c).max(0.0).sqrt();
+        let inside = if q2n < 1e-10 {
+            bv * bv
+        } else {
+            let bq2 = (dot(b, u) - c * bv) / q2n;
+            bv * bv + bq2 * bq2
+        };
+        (1.0 - inside).clamp(0.0, 1.0)
     }
 
     /// Power iteration from the unit vector `v`, with a two-dimensional Rayleigh–Ritz

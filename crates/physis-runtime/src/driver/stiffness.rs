@@ -1,7 +1,8 @@
 //! The stability check of a fixed explicit scheme that declares a stability radius: the
 //! spectral radius of the rate's Jacobian times the step against the radius, before the
 //! first step (iterated until it settles) and along the run (a few warm-started power
-//! iterations every so many steps, more often as the product nears the radius), and once
+//! iterations every so many steps, more often as the product nears the radius or while the
+//! iterate still turns, and iterated until settled before a flag ends the run), and once
 //! more at the last finite state when a step turns non-finite, so a run that blows up
 //! because it became stiff ends as `unstable` rather than `diverged`. Along the run only a
 //! dominant mode that decays or oscillates counts: one the exact solution grows along is a
@@ -31,6 +32,10 @@ const ITERS: usize = 4;
 const FAR: f64 = 0.5;
 /// Relative change between checks under which the estimate counts as settled.
 const STEADY: f64 = 1e-3;
+/// A refinement that moved the iterate's plane by more than this (`Power::turned`) has not
+/// found the dominant mode yet: its estimate may sit far below the radius, so the next check
+/// comes sooner instead of later.
+const MOVING: f64 = 1e-2;
 /// Along the run a dominant eigenvalue whose real part exceeds this fraction of its modulus
 /// is a mode the exact solution grows along too (a blow-up such as `y' = y²`): that is
 /// `diverged`, not the scheme's instability on a decaying or oscillating mode.
@@ -99,7 +104,8 @@ impl Watch {
     /// Plans the next check after one at `steps` that estimated `rho·h`.
     fn plan(&mut self, steps: u64, rho: f64, h: f64) {
         let steady = (rho - self.last).abs() <= STEADY * rho;
-        self.interval = if rho * h < FAR * self.radius || steady {
+        let moving = self.power.turned() > MOVING;
+        self.interval = if !moving && (rho * h < FAR * self.radius || steady) {
             (self.interval * 2).min(MAX_INTERVAL)
         } else {
             (self.interval / 2).max(MIN_INTERVAL)
@@ -109,12 +115,22 @@ impl Watch {
     }
 }
 
+/// How hard an estimate of the spectral radius works.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Effort {
+    /// Iterated from the start vector until it settles (before the first step).
+    Settle,
+    /// A few iterations from the last check's iterate (the cheap check along the run).
+    Refine,
+    /// Iterated from the last iterate until it settles (confirming a flag).
+    Converge,
+}
+
 impl<M: Model> Simulation<M> {
-    /// The spectral radius of `∂f/∂y` at the current state: settled from the start vector
-    /// (`full`) or refined from the last check. Uses the model's Jacobian-vector product,
+    /// The spectral radius of `∂f/∂y` at the current state, with the given effort. Uses the model's Jacobian-vector product,
     /// else a forward difference `(f(t, y + εv) − f(t, y))/ε` with `ε = √eps·max(1, ‖y‖∞)`.
     /// `None` without a watch or when the products are not finite.
-    fn spectral_radius_here(&mut self, full: bool) -> Option<Dominant> {
+    fn spectral_radius_here(&mut self, effort: Effort) -> Option<Dominant> {
         let Self {
             model,
             y,
@@ -143,10 +159,10 @@ impl<M: Model> Simulation<M> {
                 *o = (*o - f0) / eps;
             }
         };
-        if full {
-            watch.power.settle(apply)
-        } else {
-            watch.power.refine(ITERS, apply)
+        match effort {
+            Effort::Settle => watch.power.settle(apply),
+            Effort::Refine => watch.power.refine(ITERS, apply),
+            Effort::Converge => watch.power.converge(apply),
         }
     }
 
@@ -170,7 +186,7 @@ impl<M: Model> Simulation<M> {
     /// The check before the first step, iterated until the estimate settles.
     pub(super) fn stability_check(&mut self) -> Option<Reason> {
         let h = self.cfg.step?;
-        let rho = self.spectral_radius_here(true)?.modulus;
+        let rho = self.spectral_radius_here(Effort::Settle)?.modulus;
         let (t, y) = (self.t, &self.y);
         if let Some(w) = self.watch.as_mut() {
             w.last = rho;
@@ -186,14 +202,22 @@ impl<M: Model> Simulation<M> {
             return None;
         }
         let h = self.cfg.step?;
-        let Some(d) = self.spectral_radius_here(false) else {
+        let Some(mut d) = self.spectral_radius_here(Effort::Refine) else {
             // Non-finite products: the step itself will tell.
             if let Some(w) = self.watch.as_mut() {
                 w.next = steps + MIN_INTERVAL;
             }
             return None;
         };
-        let flagged = self.past_radius_decaying(d, h);
+        let mut flagged = self.past_radius_decaying(d, h);
+        if flagged.is_some() {
+            // A few warm iterations can overshoot while a mode takes over, and the radius
+            // reported should be the settled one: confirm before ending the run.
+            if let Some(c) = self.spectral_radius_here(Effort::Converge) {
+                d = c;
+                flagged = self.past_radius_decaying(d, h);
+            }
+        }
         let (t, y) = (self.t, &self.y);
         if let Some(w) = self.watch.as_mut() {
             w.plan(steps, d.modulus, h);
@@ -230,7 +254,8 @@ impl<M: Model> Simulation<M> {
             }
             self.model.rate(self.t, &self.y, &mut self.f);
             self.stats.evaluations += 1;
-            let Some(d) = self.spectral_radius_here(first) else {
+            let effort = if first { Effort::Settle } else { Effort::Refine };
+            let Some(d) = self.spectral_radius_here(effort) else {
                 break;
             };
             first = false;
@@ -278,7 +303,7 @@ impl<M: Model> Simulation<M> {
         sink: &mut dyn SampleSink,
         t: f64,
     ) -> Result<(), RunError> {
-        let unstable = match (self.cfg.step, self.spectral_radius_here(true)) {
+        let unstable = match (self.cfg.step, self.spectral_radius_here(Effort::Settle)) {
             (Some(h), Some(d)) => self.past_radius_decaying(d, h),
             _ => None,
         };
