@@ -266,21 +266,34 @@ fn needs(e: &SExpr, scheme: &SchemeDef, vars: &[Option<SVal>], out: &mut BTreeSe
     }
 }
 
-/// The union of the state-sized stages' sparse Jacobian patterns, when every one has one
-/// (fields on grids): one Newton serves them all (a group of stages that read each other
-/// has a dense Newton of its own).
+/// The union of the stages' sparse Jacobian patterns folded onto the state (fields on
+/// grids), when it is sparse: one Newton serves every state-sized stage, and a group of
+/// stages that read each other solves over its blocks (`SparsePattern::blocks`), so a
+/// group's entry `(b·dim + i, c·dim + j)` counts as `(i, j)`.
 pub(crate) fn union_pattern(
     stages: &[StageFns],
     dim: usize,
 ) -> Result<Option<Arc<SparsePattern>>, IrError> {
     let mut rows: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); dim];
-    for st in stages.iter().filter(|s| s.width == 1) {
-        let Some(p) = crate::sparsity::jacobian_pattern(&st.residual, Source::Guess, dim)? else {
-            return Ok(None);
-        };
-        for (i, row) in rows.iter_mut().enumerate() {
-            row.extend(p.row(i).iter().copied());
+    for st in stages {
+        let deps = crate::sparsity::output_deps(&st.residual, Source::Guess)?;
+        if deps.len() != st.width as usize * dim {
+            return Err(IrError::Layout {
+                problem: format!(
+                    "{} outputs for a stage of {} blocks of {dim}",
+                    deps.len(),
+                    st.width
+                ),
+            });
         }
+        for (r, cols) in deps.iter().enumerate() {
+            rows[r % dim].extend(cols.iter().map(|&j| j as usize % dim));
+        }
+    }
+    // Not worth storing sparsely past a quarter of the entries (as a single residual's).
+    let nnz: usize = rows.iter().map(|r| r.len() + 1).sum();
+    if nnz.saturating_mul(4) > dim.saturating_mul(dim) {
+        return Ok(None);
     }
     let p = SparsePattern::from_rows(dim, rows).map_err(|e| IrError::Layout {
         problem: e.to_string(),

@@ -11,6 +11,7 @@ mod corpus;
 mod dense;
 mod events;
 mod expm;
+mod grids;
 mod linear;
 mod order;
 mod rosenbrock;

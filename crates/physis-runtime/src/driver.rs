@@ -21,7 +21,7 @@ use crate::error::RunError;
 use crate::info::{ModelInfo, SchemeInfo};
 use crate::locate::Locator;
 use crate::model::Model;
-use crate::newton::Newton;
+use crate::newton::{Newton, sparse_pattern};
 use crate::noise::Noise;
 use crate::options::{DEFAULT_LIMIT, RunOptions};
 use crate::reason::{Cause, Reason, ReasonKind};
@@ -150,8 +150,9 @@ fn positive(setting: &'static str, v: f64) -> Result<f64, RunError> {
     }
 }
 
-/// Checks the model's description against itself.
-fn validate(info: &ModelInfo) -> Result<(), RunError> {
+/// Checks the model's description against itself; `sparse` when the model declares a
+/// sparse pattern for its Newton.
+fn validate(info: &ModelInfo, sparse: bool) -> Result<(), RunError> {
     let mut covered = 0;
     for s in &info.states {
         if s.offset + s.len() > info.dim {
@@ -239,20 +240,22 @@ fn validate(info: &ModelInfo) -> Result<(), RunError> {
         .map(|s| s.width)
         .max()
         .unwrap_or(1);
-    if widest > 1 && widest as usize * info.dim > stages::COUPLED_MAX {
+    if widest > 1 && !sparse && widest as usize * info.dim > stages::COUPLED_MAX {
         return Err(RunError::Unsupported {
             scheme: sch.name.clone(),
-            combination: "stages that read each other on a state this large (their dense \
-                          Newton would exceed 2,048 unknowns)",
+            combination: "stages that read each other on a state this large without a \
+                          sparse Jacobian pattern (their dense Newton would exceed 2,048 \
+                          unknowns)",
         });
     }
     Ok(())
 }
 
-/// Room for the stages of a scheme solved stage by stage.
-fn staged(info: &ModelInfo) -> Option<Stages> {
+/// Room for the stages of a scheme solved stage by stage, for `model`.
+fn staged<M: Model + ?Sized>(info: &ModelInfo, model: &M) -> Option<Stages> {
     let st = &info.scheme.implicit_stages;
-    (!st.is_empty()).then(|| Stages::new(st, info.dim))
+    let pattern = sparse_pattern(model, info.dim);
+    (!st.is_empty()).then(|| Stages::new(st, info.dim, pattern.as_ref()))
 }
 
 /// The stops whose every atom reads only `t`, by index.
@@ -322,7 +325,7 @@ impl<M: Model> Simulation<M> {
     /// settings and allocates every buffer. Nothing is evaluated yet.
     pub fn new(model: M, options: &RunOptions) -> Result<Self, RunError> {
         let info = model.info();
-        validate(&info)?;
+        validate(&info, sparse_pattern(&model, info.dim).is_some())?;
         let (cfg, step) = settings(&info, options)?;
         let n = info.dim;
         let z = || vec![0.0; n];
@@ -336,7 +339,7 @@ impl<M: Model> Simulation<M> {
             newton: info.scheme.implicit.then(|| Newton::for_model(&model, n)),
             tolerances: Tolerances::new(&info, cfg.tolerance),
             watch: watch(&info, &cfg),
-            stages: staged(&info),
+            stages: staged(&info, &model),
             bdf: info.scheme.bdf.then(|| Bdf::new(n)),
             noise: Noise::new(cfg.seed, cfg.stream),
             dw: vec![0.0; info.noises],
@@ -475,7 +478,7 @@ impl<M: Model> Simulation<M> {
             (Some(w), Some(_)) => w.reset(),
             (_, fresh) => *own_watch = fresh,
         }
-        *stages = staged(&info);
+        *stages = staged(&info, &*model);
         *bdf = info.scheme.bdf.then(|| Bdf::new(info.dim));
         *noise = Noise::new(cfg.seed, cfg.stream);
         *obs0_set = false;

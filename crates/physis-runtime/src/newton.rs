@@ -207,6 +207,10 @@ enum Linear {
         lu: SparseLu,
         /// Step size of the kept factorisation, if one is kept.
         kept: Option<f64>,
+        /// The last Jacobian's values, before pinning and factorising, and the step size
+        /// it was formed at, as the dense `raw`.
+        raw: Vec<f64>,
+        raw_h: Option<f64>,
     },
 }
 
@@ -229,7 +233,16 @@ impl Linear {
                 *kept = ok.then_some(h);
                 ok
             }
-            Linear::Sparse { jac, lu, kept } => {
+            Linear::Sparse {
+                jac,
+                lu,
+                kept,
+                raw,
+                raw_h,
+            } => {
+                raw.clear();
+                raw.extend_from_slice(jac.values());
+                *raw_h = Some(h);
                 pinned.sparse(jac);
                 let ok = lu.factor(jac);
                 *kept = ok.then_some(h);
@@ -258,6 +271,13 @@ pub(crate) struct Cost<'a> {
     pub per_residual: u64,
     /// The run's counter.
     pub evals: &'a mut u64,
+}
+
+/// The pattern a model declares for its Newton, when it asks for a sparse one of order `n`.
+pub(crate) fn sparse_pattern<M: Model + ?Sized>(model: &M, n: usize) -> Option<Arc<SparsePattern>> {
+    model
+        .jacobian_pattern()
+        .filter(|p| model.jacobian_layout() == JacobianLayout::Sparse && p.n() == n)
 }
 
 /// Buffers for a simplified Newton iteration (one Jacobian reused across iterations).
@@ -318,6 +338,8 @@ impl Newton {
                 lu: SparseLu::new(&pattern),
                 jac: SparseMatrix::zeros(pattern),
                 kept: None,
+                raw: Vec::new(),
+                raw_h: None,
             },
             form: ResidualForm::General,
             pinned: Pinned::default(),
@@ -334,11 +356,9 @@ impl Newton {
     /// The Newton a model asks for: sparse when it declares a sparse layout with a pattern
     /// of order `n`, dense otherwise, with the shortcuts its [`ResidualForm`] allows.
     pub fn for_model<M: Model + ?Sized>(model: &M, n: usize) -> Self {
-        let mut newton = match model.jacobian_pattern() {
-            Some(p) if model.jacobian_layout() == JacobianLayout::Sparse && p.n() == n => {
-                Self::sparse(p)
-            }
-            _ => Self::new(n),
+        let mut newton = match sparse_pattern(model, n) {
+            Some(p) => Self::sparse(p),
+            None => Self::new(n),
         };
         newton.form = model.residual_form();
         newton
@@ -436,35 +456,58 @@ impl Newton {
         false
     }
 
-    /// Factorises the kept dense Jacobian rescaled from its step size `h₀` to `h`:
+    /// Factorises the kept Jacobian rescaled from its step size `h₀` to `h`:
     /// `I + (h/h₀)·(A − I)`, exact for a residual `x − φ(h·g(x))` whose Jacobian is
-    /// `I − c·h·J` (an implicit stage, `next` of a one-step scheme); for any other, an
-    /// approximation the convergence test judges like any simplified Newton's matrix.
+    /// `I − c·h·J` (an implicit stage, `next` of a one-step scheme, a group of stages
+    /// that read each other: `I − h·A⊗J`); for any other, an approximation the
+    /// convergence test judges like any simplified Newton's matrix. The Jacobian is not
+    /// formed again, dense or sparse.
     fn rescale(&mut self, h: f64) {
-        let Linear::Dense {
-            jac,
-            piv,
-            kept,
-            raw,
-            raw_h: Some(h0),
-        } = &mut self.lin
-        else {
-            return;
-        };
-        let (n, ratio) = (raw.n(), h / *h0);
-        for (k, (a, r)) in jac
-            .as_mut_slice()
-            .iter_mut()
-            .zip(raw.as_slice())
-            .enumerate()
-        {
-            let d = if k % (n + 1) == 0 { 1.0 } else { 0.0 };
-            *a = d + ratio * (r - d);
+        match &mut self.lin {
+            Linear::Dense {
+                jac,
+                piv,
+                kept,
+                raw,
+                raw_h: Some(h0),
+            } => {
+                let (n, ratio) = (raw.n(), h / *h0);
+                for (k, (a, r)) in jac
+                    .as_mut_slice()
+                    .iter_mut()
+                    .zip(raw.as_slice())
+                    .enumerate()
+                {
+                    let d = if k % (n + 1) == 0 { 1.0 } else { 0.0 };
+                    *a = d + ratio * (r - d);
+                }
+                self.pinned.dense(jac);
+                *kept = jac.lu_in_place(piv).then_some(h);
+            }
+            Linear::Sparse {
+                jac,
+                lu,
+                kept,
+                raw,
+                raw_h: Some(h0),
+            } => {
+                let ratio = h / *h0;
+                let p = Arc::clone(jac.pattern());
+                let (ptr, cols) = (p.row_ptr(), p.col_indices());
+                let v = jac.values_mut();
+                for i in 0..p.n() {
+                    for e in ptr[i]..ptr[i + 1] {
+                        let d = if cols[e] == i { 1.0 } else { 0.0 };
+                        v[e] = d + ratio * (raw[e] - d);
+                    }
+                }
+                self.pinned.sparse(jac);
+                *kept = lu.factor(jac).then_some(h);
+            }
+            _ => return,
         }
-        self.pinned.dense(jac);
         self.factorisations += 1;
         self.fresh.kept = false;
-        *kept = jac.lu_in_place(piv).then_some(h);
     }
 
     /// Forms and factorises the Jacobian at `next`.

@@ -90,6 +90,41 @@ impl SparsePattern {
         Ok(p)
     }
 
+    /// The pattern of a `w × w` block matrix each of whose blocks has this pattern: the
+    /// Newton matrix of `w` stages that read each other (Radau IIA's `I − h·A⊗J`), whose
+    /// block `(i, j)` is `δᵢⱼ·I − h·aᵢⱼ·J`. Column `j` of block `b` takes colour
+    /// `b·colours + colour(j)`: columns of different blocks share every row of their
+    /// stencil, so no colouring of the whole can do with fewer than `w` times the rows'
+    /// longest.
+    pub fn blocks(&self, w: usize) -> SparsePattern {
+        let (n, nnz) = (self.n, self.cols.len());
+        let mut row_ptr = Vec::with_capacity(w * n + 1);
+        let mut cols = Vec::with_capacity(w * w * nnz);
+        row_ptr.push(0);
+        for _ in 0..w {
+            for i in 0..n {
+                for b in 0..w {
+                    cols.extend(self.row(i).iter().map(|&j| b * n + j));
+                }
+                row_ptr.push(cols.len());
+            }
+        }
+        let colour = (0..w)
+            .flat_map(|b| {
+                self.colour
+                    .iter()
+                    .map(move |&c| b as u32 * self.colours + c)
+            })
+            .collect();
+        SparsePattern {
+            n: w * n,
+            row_ptr,
+            cols,
+            colour,
+            colours: w as u32 * self.colours,
+        }
+    }
+
     /// Order of the matrix.
     pub fn n(&self) -> usize {
         self.n
@@ -496,6 +531,27 @@ mod tests {
                 assert_eq!(m.get(i, j), want);
             }
         }
+    }
+
+    #[test]
+    fn blocks_repeat_the_pattern_and_colour_it_validly() {
+        let p = plane(6, 7);
+        for w in [1usize, 2, 3] {
+            let b = p.blocks(w);
+            assert_eq!(b.n(), w * p.n());
+            assert_eq!(b.nnz(), w * w * p.nnz());
+            assert_eq!(b.colours(), w as u32 * p.colours());
+            assert!(b.is_valid_colouring(&b.colour), "w = {w}");
+            for i in 0..b.n() {
+                let (n, row) = (p.n(), p.row(i % p.n()));
+                let want: Vec<usize> = (0..w)
+                    .flat_map(|k| row.iter().map(move |&j| k * n + j))
+                    .collect();
+                assert_eq!(b.row(i), &want[..], "w = {w}, row {i}");
+                assert!(b.row(i).contains(&i), "the diagonal of row {i}");
+            }
+        }
+        assert_eq!(p.blocks(1), p);
     }
 
     #[test]

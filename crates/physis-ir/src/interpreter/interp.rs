@@ -643,10 +643,13 @@ impl Model for TapeModel {
         let Some(st) = stages.get_mut(stage) else {
             return false;
         };
-        if jac.n() != self.dim || st.width != 1 {
+        // A group of stages that read each other spans `width` blocks (its pattern the
+        // model's in every block, `SparsePattern::blocks`).
+        let n = st.width * self.dim;
+        if jac.n() != n || seed.len() < n || col.len() < n {
             return false;
         }
-        let (seed, col) = (&mut seed[..self.dim], &mut col[..self.dim]);
+        let (seed, col) = (&mut seed[..n], &mut col[..n]);
         jac.fill_by_colours(seed, col, |s, out| {
             st.jvp.run(&Inputs { seed: s, ..inp });
             st.jvp.write(0, out);

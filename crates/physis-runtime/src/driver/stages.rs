@@ -2,13 +2,17 @@
 //! (simplified Newton: the first stage's factorisation is reused by the later stages of
 //! the same step while it still converges), then the model computes `next` and `error`
 //! from the solved stages. Stages that read each other (Radau IIA's) are one unknown of
-//! `width` blocks, solved together by a dense Newton of their own size, kept per width.
+//! `width` blocks, solved together by a Newton of their own size, kept per width: sparse
+//! over the block pattern of the model's own (`SparsePattern::blocks`) when the model has
+//! one (fields on grids), dense otherwise.
+
+use std::sync::Arc;
 
 use crate::info::{StageInfo, StageKind};
 use crate::matrix::DenseMatrix;
 use crate::model::{Model, StepArgs};
 use crate::newton::{Cost, Newton, Reuse, Scale, System};
-use crate::sparse::SparseMatrix;
+use crate::sparse::{SparseMatrix, SparsePattern};
 
 /// The residual of one implicit stage, given the stages solved before it.
 struct Stage<'m, 'a, M: ?Sized> {
@@ -33,8 +37,9 @@ impl<M: Model + ?Sized> System for Stage<'_, '_, M> {
     }
 }
 
-/// Largest Newton system of stages that read each other (`width·dim`): their matrix is
-/// dense, so a grid's state is refused before the run rather than factorised.
+/// Largest Newton system of stages that read each other (`width·dim`) of a model without a
+/// sparse pattern: their matrix is then dense, so a larger state is refused before the run
+/// rather than factorised.
 pub(crate) const COUPLED_MAX: usize = 2048;
 
 /// The solved stages of the current step, one state-sized block each.
@@ -49,13 +54,19 @@ pub(crate) struct Stages {
 }
 
 impl Stages {
-    /// Room for the unknowns `stages` of a state of `n` slots.
-    pub fn new(stages: &[StageInfo], n: usize) -> Self {
+    /// Room for the unknowns `stages` of a state of `n` slots, whose Newton has the sparse
+    /// `pattern` (of order `n`) if the model declares one.
+    pub fn new(stages: &[StageInfo], n: usize, pattern: Option<&Arc<SparsePattern>>) -> Self {
         let blocks: usize = stages.iter().map(|s| s.width as usize).sum();
         let mut wide: Vec<(u32, Newton)> = Vec::new();
         for s in stages {
-            if s.width > 1 && !wide.iter().any(|(w, _)| *w == s.width) {
-                wide.push((s.width, Newton::new(s.width as usize * n)));
+            let w = s.width as usize;
+            if s.width > 1 && !wide.iter().any(|(x, _)| *x == s.width) {
+                let newton = match pattern {
+                    Some(p) => Newton::sparse(Arc::new(p.blocks(w))),
+                    None => Newton::new(w * n),
+                };
+                wide.push((s.width, newton));
             }
         }
         Self {

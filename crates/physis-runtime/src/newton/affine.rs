@@ -14,8 +14,6 @@ use crate::sparse::SparseMatrix;
 pub(super) struct Fresh {
     dense: Option<DenseMatrix>,
     sparse: Option<SparseMatrix>,
-    /// The sparse matrix the kept factorisation was made from, before pinning.
-    sparse_raw: Vec<f64>,
     /// True while the kept factorisation is of a matrix an affine stage formed (a later
     /// general solve may have replaced it).
     pub(super) kept: bool,
@@ -75,7 +73,7 @@ impl Newton {
                 }
                 jac.as_mut_slice().copy_from_slice(m.as_slice());
             }
-            Linear::Sparse { jac, kept, .. } => {
+            Linear::Sparse { jac, kept, raw, .. } => {
                 let m = fresh
                     .sparse
                     .get_or_insert_with(|| SparseMatrix::zeros(jac.pattern().clone()));
@@ -83,11 +81,9 @@ impl Newton {
                     return None;
                 }
                 *jacobians += 1;
-                if fresh.kept && kept.is_some() && m.values() == fresh.sparse_raw.as_slice() {
+                if fresh.kept && kept.is_some() && m.values() == raw.as_slice() {
                     return Some(true);
                 }
-                fresh.sparse_raw.clear();
-                fresh.sparse_raw.extend_from_slice(m.values());
                 jac.values_mut().copy_from_slice(m.values());
             }
         }
