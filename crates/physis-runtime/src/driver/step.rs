@@ -185,6 +185,7 @@ impl<M: Model> Simulation<M> {
                 break;
             }
             self.stats.rejections += 1;
+            self.stats.newton_rejections += u64::from(!ok);
             rejected += 1;
             growth = 1.0;
             h *= if ok {
