@@ -151,3 +151,45 @@ fn rodas3_meets_robertson_without_abs_at_every_tolerance() {
         references::robertson_under("rodas3", tol);
     }
 }
+
+/// Accepted steps of the built-in `rodas3` on the Riccati equation (`tan t` on [0, 1 s],
+/// not stiff) at tolerance `tol`, and its error there.
+fn rodas3_riccati_steps(tol: &str) -> (u64, f64) {
+    let text = fill(
+        RICCATI,
+        &[
+            ("SCHEME", "rodas3"),
+            ("SETTINGS", &format!("tolerance {tol}")),
+        ],
+    );
+    let out = references::ends_on_stop(&text, &RunOptions::default());
+    let err = (out.end.observe[0] - 1f64.tan()).abs();
+    (out.end.stats.steps, err)
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the measured growth is the figure reported
+fn rodas3_steps_grow_as_tolerance_to_the_minus_one_third_on_a_non_stiff_problem() {
+    // Rodas3's embedded estimate is of order 2, so its error per step goes like h³ and the
+    // controller's step like tol^(1/3): 100× tighter is 100^(1/3) ≈ 4.64× the steps
+    // (docs/rosenbrock.md). Where the problem is not stiff there is no order reduction, so
+    // the growth must be that: a controller exponent of 1/4 would give 3.2×, a wrong
+    // coefficient that lowers the estimate's order 10× or more.
+    let runs: Vec<(u64, f64)> = ["1e-6", "1e-8", "1e-10"]
+        .iter()
+        .map(|t| rodas3_riccati_steps(t))
+        .collect();
+    let growth: Vec<f64> = runs
+        .windows(2)
+        .map(|w| w[1].0 as f64 / w[0].0 as f64)
+        .collect();
+    eprintln!("rodas3 on tan t at 1e-6, 1e-8, 1e-10: (steps, error) {runs:?}, growth {growth:.3?}");
+    assert!(
+        runs[0].0 >= 50,
+        "too few steps to measure a ratio: {runs:?}"
+    );
+    assert!(
+        growth.iter().all(|g| (4.0..=5.4).contains(g)),
+        "growth per 100× tighter {growth:?}, expected ≈ 4.64"
+    );
+}

@@ -141,6 +141,24 @@ fn radau5_meets_the_van_der_pol_reference_at_mu_1000() {
 
 #[test]
 #[allow(clippy::print_stderr)] // the figures reported
+fn radau5_rejects_few_steps_on_van_der_pol_and_still_meets_the_reference() {
+    // Before the predictive controller and the order-3 exponent (issue 20) radau5 rejected
+    // 181 attempts here beside 569 accepted steps (docs/performance.md's table of
+    // 2026-12-07); with them, 15. Every one fails the error test, none Newton.
+    let text = fill(VAN_DER_POL, &[("SCHEME", "radau5"), ("TOL", "1e-6")]);
+    let out = references::ends_on_stop(&text, &RunOptions::default());
+    let s = out.end.stats;
+    eprintln!(
+        "radau5 van der pol at 1e-6: {} steps, {} rejected ({} for Newton)",
+        s.steps, s.rejections, s.newton_rejections
+    );
+    assert!(s.rejections <= 40, "{s:?}");
+    assert_eq!(s.newton_rejections, 0, "{s:?}");
+    assert_meets_van_der_pol("radau5 at 1e-6", &out.end.observe, s.steps);
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // the figures reported
 fn esdirk43_meets_robertson_and_hires_with_and_without_abs() {
     references::meets_the_references_with_and_without_abs("esdirk43");
 }

@@ -83,6 +83,7 @@ impl RunOut {
         let stats = PyDict::new(py);
         stats.set_item("steps", s.steps)?;
         stats.set_item("rejections", s.rejections)?;
+        stats.set_item("newton_rejections", s.newton_rejections)?;
         stats.set_item("evaluations", s.evaluations)?;
         stats.set_item("events", s.events)?;
         stats.set_item("samples", s.samples)?;

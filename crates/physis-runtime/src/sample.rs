@@ -68,8 +68,11 @@ impl From<&Sample<'_>> for OwnedSample {
 pub struct Stats {
     /// Accepted steps.
     pub steps: u64,
-    /// Rejected attempts (error too large, Newton failure).
+    /// Rejected attempts, of either kind: error estimate too large, or Newton failure.
     pub rejections: u64,
+    /// Of [`Stats::rejections`], those whose Newton iteration did not converge (the rest
+    /// failed the error test).
+    pub newton_rejections: u64,
     /// Rate evaluations, including those inside scheme steps and residuals.
     pub evaluations: u64,
     /// Event firings.

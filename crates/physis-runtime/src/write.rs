@@ -118,10 +118,11 @@ impl<W: Write> SampleSink for JsonWriter<W> {
 }
 
 /// The `--summary` object: `{"simulation", "run", "reason":{"kind","clause","line"},
-/// "samples", "steps", "rejected", "evaluations", "events",
-/// "final":{"t","state":{...},"observe":{...}}}`, keys in that order, states and observes in
-/// declaration order. `rejected` counts step attempts refused (error too large, Newton
-/// failure), `evaluations` every rate evaluation (stages, residuals, the end-of-step rate,
+/// "samples", "steps", "rejected", "rejected_newton", "evaluations", "events", "jacobians",
+/// "factorisations", "final":{"t","state":{...},"observe":{...}}}`, keys in that order,
+/// states and observes in declaration order. `rejected` counts step attempts refused (error
+/// too large or Newton failure), `rejected_newton` those of them whose Newton did not
+/// converge, `evaluations` every rate evaluation (stages, residuals, the end-of-step rate,
 /// located crossings), which is what SciPy's `nfev` counts.
 #[derive(Debug, Clone, Copy)]
 pub struct Summary<'a> {
@@ -213,7 +214,7 @@ impl Serialize for Final<'_> {
 
 impl Serialize for Summary<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_struct("summary", 9)?;
+        let mut m = s.serialize_struct("summary", 12)?;
         m.serialize_field("simulation", &self.info.name)?;
         m.serialize_field("run", &self.run)?;
         m.serialize_field("reason", &Reason(&self.end.reason))?;
@@ -221,6 +222,7 @@ impl Serialize for Summary<'_> {
         m.serialize_field("steps", &self.end.stats.steps)?;
         // Work beside the accepted steps, comparable with SciPy's `nfev` (docs/oracle.md).
         m.serialize_field("rejected", &self.end.stats.rejections)?;
+        m.serialize_field("rejected_newton", &self.end.stats.newton_rejections)?;
         m.serialize_field("evaluations", &self.end.stats.evaluations)?;
         m.serialize_field("events", &self.end.stats.events)?;
         m.serialize_field("jacobians", &self.end.stats.jacobians)?;

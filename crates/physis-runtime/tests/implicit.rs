@@ -24,6 +24,9 @@ fn backward_euler_matches_its_recurrence_on_a_stiff_problem() {
     .expect("runs");
     assert_eq!(r.reason.kind, ReasonKind::When);
     assert_eq!(r.stats().steps, 10);
+    // Linear: Newton converges at every step, so nothing is refused for it.
+    assert_eq!(r.stats().rejections, 0);
+    assert_eq!(r.stats().newton_rejections, 0);
     let want = 11f64.powi(-10);
     assert!(
         (r.final_state()[0] - want).abs() < 1e-12 * want.max(1e-300) + 1e-20,
@@ -52,6 +55,8 @@ fn newton_failure_halves_the_step() {
     .expect("runs");
     assert_eq!(r.reason.kind, ReasonKind::When);
     assert!(r.stats().rejections >= 1, "{:?}", r.stats());
+    // A fixed step has no error test: every refusal was a Newton failure.
+    assert_eq!(r.stats().newton_rejections, r.stats().rejections);
     assert!((r.final_t() - 1.0).abs() < 1e-15);
     // Backward Euler overshoots the convex tan(t); finite and in a sane range.
     let y = r.final_state()[0];

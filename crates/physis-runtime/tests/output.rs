@@ -47,9 +47,12 @@ fn summary_has_the_exact_layout() {
     assert_eq!(v["samples"].as_u64(), Some(r.time.len() as u64));
     assert_eq!(v["steps"].as_u64(), Some(r.stats().steps));
     assert_eq!(v["rejected"].as_u64(), Some(r.stats().rejections));
+    assert_eq!(v["rejected_newton"].as_u64(), Some(0));
     assert_eq!(v["evaluations"].as_u64(), Some(r.stats().evaluations));
     assert_eq!(v["events"].as_u64(), Some(0));
     assert!(json.contains("\"steps\":") && json.find("\"rejected\":") < json.find("\"final\":"));
+    assert!(json.find("\"rejected\":") < json.find("\"rejected_newton\":"));
+    assert!(json.find("\"rejected_newton\":") < json.find("\"evaluations\":"));
     let keys: Vec<&str> = [
         "\"final\":{\"t\":",
         "\"state\":{\"x\":[",

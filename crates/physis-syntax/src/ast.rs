@@ -142,7 +142,8 @@ pub struct SchemeDecl {
     pub name: Name,
     /// `stable r`: the stability radius of a fixed explicit scheme.
     pub stable: Option<(f64, Span)>,
-    /// `<p>`: the order of an adaptive scheme.
+    /// `<p>`: an adaptive scheme whose `error` is of order `p − 1` (the step is scaled by
+    /// `‖error‖^(−1/p)`); for an embedded pair that is the scheme's order.
     pub order: Option<(f64, Span)>,
     /// The body's bindings in order.
     pub body: Vec<Binding>,

@@ -119,6 +119,7 @@ impl<M: Model> Simulation<M> {
                 break (h, tb, e);
             }
             self.stats.rejections += 1;
+            self.stats.newton_rejections += u64::from(!solved);
             rejected += 1;
             let factor = if solved {
                 (SAFETY * gain(e, bdf.hist.order + 1)).max(MIN_GROWTH)

@@ -51,6 +51,12 @@ pub(crate) struct Stages {
     /// The Newton of each width above one, by width: the group's own Jacobian and
     /// factorisation, kept across steps as the state-sized one is.
     wide: Vec<(u32, Newton)>,
+    /// True when some stages read each other (a collocation scheme, Radau IIA): its step
+    /// is chosen by the predictive controller (`crate::control::predictive_factor`).
+    pub coupled: bool,
+    /// The last accepted step and its error norm (at least 1e-2), for that controller;
+    /// `None` at the start and after an event.
+    pub accepted: Option<(f64, f64)>,
 }
 
 impl Stages {
@@ -72,7 +78,9 @@ impl Stages {
         Self {
             solved: vec![0.0; blocks * n],
             n,
+            coupled: !wide.is_empty(),
             wide,
+            accepted: None,
         }
     }
 

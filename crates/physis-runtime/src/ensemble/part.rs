@@ -12,8 +12,9 @@ use crate::sweep::ParamSet;
 use super::grid::MemberOut;
 use super::{EnsembleError, MemberResult};
 
-/// First bytes of an encoded part (format version 1).
-const MAGIC: &[u8; 6] = b"PHEP1\n";
+/// First bytes of an encoded part (format version 2: the stats gained
+/// `newton_rejections`, after `rejections`).
+const MAGIC: &[u8; 6] = b"PHEP2\n";
 
 /// Members `start..start + len` of an ensemble, each with its end and its observes on the
 /// shared sample grid. Made by [`crate::Ensemble::run_members`], consumed by
@@ -82,6 +83,7 @@ impl EnsemblePart {
             for n in [
                 s.steps,
                 s.rejections,
+                s.newton_rejections,
                 s.evaluations,
                 s.events,
                 s.jacobians,
@@ -125,6 +127,7 @@ impl EnsemblePart {
             let stats = Stats {
                 steps: r.u64()?,
                 rejections: r.u64()?,
+                newton_rejections: r.u64()?,
                 evaluations: r.u64()?,
                 events: r.u64()?,
                 jacobians: r.u64()?,
@@ -365,9 +368,11 @@ mod tests {
     fn garbage_is_a_typed_error_never_a_panic() {
         for bytes in [
             &b""[..],
-            b"PHEP1\n",
+            b"PHEP2\n",
+            // A version-1 part (before `newton_rejections`) is refused, not misread.
+            b"PHEP1\n\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00",
             b"nonsense",
-            b"PHEP1\n\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\x7f",
+            b"PHEP2\n\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\x7f",
         ] {
             assert!(matches!(
                 EnsemblePart::decode(bytes),
