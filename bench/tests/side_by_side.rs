@@ -33,6 +33,7 @@ fn quick_run_gives_every_table_with_errors_near_the_references() {
     for name in [
         "ours, generated (rk45)",
         "ours, interpreter (rk45)",
+        "ours, interpreter, plain tape",
         "ours, JIT (rk45)",
         "diffsol tsit45",
         "hand DP5, stack arrays",
@@ -43,6 +44,7 @@ fn quick_run_gives_every_table_with_errors_near_the_references() {
     for name in [
         "ours, generated (rk45)",
         "ours, interpreter (rk45)",
+        "ours, interpreter, plain tape",
         "ours, JIT (rk45)",
     ] {
         assert!(err(a3, name) < 1e-12, "A3 {name}");

@@ -91,6 +91,9 @@ pub fn run_all(cfg: &Config) -> Result<Vec<Table>, ours::LoadError> {
 
 fn a1(cfg: &Config, refs: &scipy::References) -> Result<Table, ours::LoadError> {
     let tape = ours::interpreter(ours::NONSTIFF_SRC, "LotkaVolterra")?;
+    // The same tapes run by `Tape::run` instead of their compact form (same bits).
+    let mut plain = tape.clone();
+    plain.plain_tapes();
     let (native, jit_report) = ours::jit(ours::NONSTIFF_SRC, "LotkaVolterra")?;
     let opts = ours::with_tolerance(None);
     let timed = interleaved(
@@ -129,6 +132,9 @@ fn a1(cfg: &Config, refs: &scipy::References) -> Result<Table, ours::LoadError> 
                     ..Outcome::default()
                 }
             }),
+            Contender::new("ours, interpreter, plain tape", || {
+                ours::run(plain.clone(), &opts, false)
+            }),
         ],
         cfg.rounds,
         cfg.min_round_s,
@@ -148,6 +154,9 @@ fn a1(cfg: &Config, refs: &scipy::References) -> Result<Table, ours::LoadError> 
 
 fn a3(cfg: &Config) -> Result<Table, ours::LoadError> {
     let tape = ours::interpreter(ours::NONSTIFF_SRC, "BouncingBall")?;
+    // The same tapes run by `Tape::run` instead of their compact form (same bits).
+    let mut plain = tape.clone();
+    plain.plain_tapes();
     let (native, jit_report) = ours::jit(ours::NONSTIFF_SRC, "BouncingBall")?;
     let opts = ours::with_tolerance(None);
     let exact = anchors::ball_bounces();
@@ -172,6 +181,9 @@ fn a3(cfg: &Config) -> Result<Table, ours::LoadError> {
             }),
             Contender::new("diffsol tsit45 (gated root, reset)", || {
                 diffsol_runs::bouncing_ball(1e-12)
+            }),
+            Contender::new("ours, interpreter, plain tape", || {
+                ours::run(plain.clone(), &opts, false)
             }),
         ],
         cfg.rounds,

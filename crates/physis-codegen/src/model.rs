@@ -322,7 +322,7 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
         reset_arms,
         scheme,
     } = Methods::new(store, ir, &fns);
-    let form = residual_form(ir)?;
+    let form = residual_form(ir);
     let info_fn = model_info_fn(model_info(&ir.info)?);
     let ty = &plan.ty;
     let d = usize_lit(ir.dynamics.dim());
@@ -461,23 +461,18 @@ fn on_stack(plan: &Plan, ir: &IrModel, fns: &Fns, hoist: &Hoist) -> Emitted {
 }
 
 /// `fn residual_form`: the interpreter's claim about how the residual depends on `next`.
-pub(crate) fn residual_form(ir: &IrModel) -> Result<TokenStream, GenError> {
+pub(crate) fn residual_form(ir: &IrModel) -> TokenStream {
     use physis_runtime::ResidualForm;
     let form = match ir.residual_form {
         ResidualForm::General => quote!(General),
         ResidualForm::Affine => quote!(Affine),
         ResidualForm::AffineInStep => quote!(AffineInStep),
-        other => {
-            return Err(GenError::Unsupported {
-                what: format!("the residual form {other:?}"),
-            });
-        }
     };
-    Ok(quote! {
+    quote! {
         fn residual_form(&self) -> ::physis_runtime::ResidualForm {
             ::physis_runtime::ResidualForm::#form
         }
-    })
+    }
 }
 
 /// The inputs a function reads.

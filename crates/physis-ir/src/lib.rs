@@ -51,6 +51,7 @@ mod vecops;
 
 pub use builder::Builder;
 pub use error::IrError;
+pub use interpreter::compact::CompactTape;
 pub use interpreter::interp::{BindError, TapeModel, UnboundTapes, bind_params};
 pub use interpreter::lanes::{LaneProgram, TapeLanes};
 pub use interpreter::native::{NativeTape, TapeCompiler, Tier};

@@ -2,6 +2,15 @@
 //! forward-mode tangent pass that rides along: each copied value gets its directional
 //! derivative, built with the same builder, so derivatives are exact IR, not differences.
 //! A zero tangent is `None`, which keeps untouched inputs from growing the program.
+//!
+//! The derivative rules here are not `physis-symbolic`'s (`diff.rs`) written again: those
+//! build exact, canonicalised expressions (n-ary sums and products, rational powers) for
+//! derived equations, these build IEEE operations in a fixed order for Jacobians, reusing
+//! the primal result where that is cheaper (`tan' = 1 + r²`, `tanh' = 1 − r²`,
+//! `√' = 1/(2r)`, `(x/y)' = (dx − r·dy)/y`, where the symbolic rules give `cos⁻²`,
+//! `cosh⁻²`, `½u^(−½)` and a product rule over `y⁻¹`), and `min`/`max` follow the operand
+//! `f64::min`/`max` returns where the symbolic rule averages at a tie. One table for both
+//! would change the bits of every Jacobian or of every derived equation.
 
 use crate::builder::Builder;
 use crate::error::IrError;

@@ -57,9 +57,10 @@ pub enum JacobianLayout {
 /// How an implicit scheme's residual depends on `next`, so Newton can take shortcuts.
 ///
 /// A back end that cannot tell says [`ResidualForm::General`] (the default), which is
-/// always correct; the other forms must be exact properties of the residual.
+/// always correct; the other forms must be exact properties of the residual. Exhaustive:
+/// every back end matches on it (the workspace is its only user), so a new form is a compile
+/// error wherever it must be handled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
 pub enum ResidualForm {
     /// Anything: simplified Newton, iterating until the update is small.
     #[default]

@@ -430,7 +430,7 @@ impl Newton {
                 }
                 return self.linear_step(sys, x, per_residual, evals);
             }
-            _ => {}
+            ResidualForm::General => {}
         }
         if reuse == Reuse::Jacobian && !self.kept_for(h) && self.fast {
             self.rescale(h);

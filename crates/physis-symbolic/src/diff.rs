@@ -1,5 +1,6 @@
 //! Symbolic differentiation: forward mode over the DAG, one pass per variable, every node's
-//! derivative built once through the canonicalising constructors.
+//! derivative built once through the canonicalising constructors. (The IR's tangent pass,
+//! `physis-ir/src/tangent.rs`, has rules of its own for Jacobians; it says why.)
 
 use crate::error::SymbolicError;
 use crate::graph::{FxMap, Graph};

@@ -4,6 +4,7 @@
 //! checks that every file here is declared below, so none is silently left out.
 
 mod api;
+mod compact;
 mod differential;
 mod driver_regressions;
 mod lanes;

@@ -9,17 +9,20 @@ use physis_runtime::{
 };
 
 use crate::error::IrError;
+use crate::interpreter::compact::CompactTape;
 use crate::interpreter::native::{NativeTape, TapeCompiler, Tier};
 use crate::interpreter::tape::{Inputs, Tape};
 use crate::ir::Function;
 use crate::model::IrModel;
 use crate::specialise::SchemeFns;
 
-/// A tape (shared by the clones of a model) with its own register file, and native code for
-/// it once compiled (which computes the same bits into the same registers).
+/// A tape (shared by the clones of a model) with its own register file (padded for the
+/// compact form), its compact form where it has one, and native code for it once compiled.
+/// All three compute the same bits into the same registers.
 #[derive(Clone, Debug)]
 struct Prog {
     tape: Arc<Tape>,
+    compact: Option<Arc<CompactTape>>,
     regs: Vec<f64>,
     native: Option<Arc<dyn NativeTape>>,
 }
@@ -31,9 +34,14 @@ impl Prog {
             Some(p) => Tape::compile(&bind_params(f, p)?)?,
             None => Tape::compile(f)?,
         };
-        let regs = tape.registers();
+        let compact = CompactTape::compile(&tape).map(Arc::new);
+        let mut regs = tape.registers();
+        if let Some(c) = &compact {
+            regs.resize(c.size(), 0.0);
+        }
         Ok(Prog {
             tape: Arc::new(tape),
+            compact,
             regs,
             native: None,
         })
@@ -43,6 +51,11 @@ impl Prog {
     fn run(&mut self, inp: &Inputs<'_>) {
         if let Some(native) = &self.native
             && native.run(&mut self.regs, inp)
+        {
+            return;
+        }
+        if let Some(compact) = &self.compact
+            && compact.run(&mut self.regs, inp)
         {
             return;
         }
@@ -237,6 +250,24 @@ impl TapeModel {
     /// The bound parameters.
     pub fn params(&self) -> &[f64] {
         &self.params
+    }
+
+    /// Runs every tape through [`Tape::run`] from now on, not its compact form (the same
+    /// bits; for comparing the two).
+    pub fn plain_tapes(&mut self) {
+        self.initial.compact = None;
+        for (_, p) in self.hot_progs() {
+            p.compact = None;
+        }
+    }
+
+    /// Tapes that run in compact form, and tapes there are (empty ones aside; for reports).
+    pub fn compact_count(&mut self) -> (usize, usize) {
+        let hot = self.hot_progs();
+        (
+            hot.iter().filter(|(_, p)| p.compact.is_some()).count(),
+            hot.len(),
+        )
     }
 
     /// Instructions run per rate evaluation (for reports).

@@ -1,124 +1,16 @@
 //! The instructions of a lane tape and their executor: a scalar tape's instructions, with
-//! each multiply whose product feeds a single add or subtract fused into it, and inputs
-//! read where they lie instead of loaded into registers. A fused instruction still
-//! rounds the product, then the sum (never a fused multiply-add), so it computes the same
-//! bits as the pair. Both save dispatches and register rows' round trips through memory,
+//! each multiply whose product feeds a single add or subtract fused into it (the rule is
+//! `fuse`'s, shared with the compact tape), and inputs read where they lie instead of loaded
+//! into registers. Both save dispatches and register rows' round trips through memory,
 //! which is what a lane tape's time goes into.
 
 use multiversion::multiversion;
 
 use crate::eval;
+use crate::interpreter::fuse::FusedIns;
 use crate::interpreter::lanes::{LaneInputs, NAN_ROW, Row};
 use crate::interpreter::tape::Ins;
 use crate::ir::{BinOp, Source, UnOp};
-
-/// A lane-tape instruction.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum LaneIns {
-    /// A scalar tape instruction.
-    Plain(Ins),
-    /// `d = c + x·y`.
-    MulAdd { d: u32, c: u32, x: u32, y: u32 },
-    /// `d = x·y − c`.
-    MulSub { d: u32, c: u32, x: u32, y: u32 },
-    /// `d = c − x·y`.
-    SubMul { d: u32, c: u32, x: u32, y: u32 },
-}
-
-/// Registers an instruction reads.
-fn reads(ins: &Ins) -> [Option<u32>; 3] {
-    match *ins {
-        Ins::Add { a, b, .. }
-        | Ins::Sub { a, b, .. }
-        | Ins::Mul { a, b, .. }
-        | Ins::Div { a, b, .. }
-        | Ins::Bin { a, b, .. } => [Some(a), Some(b), None],
-        Ins::Neg { a, .. } | Ins::Un { a, .. } | Ins::Powi { a, .. } | Ins::Copy { a, .. } => {
-            [Some(a), None, None]
-        }
-        Ins::Select { c, a, b, .. } => [Some(c), Some(a), Some(b)],
-        _ => [None; 3],
-    }
-}
-
-/// The register an instruction writes (every scalar instruction writes one).
-fn writes(ins: &Ins) -> Option<u32> {
-    match *ins {
-        Ins::Load { d, .. }
-        | Ins::Add { d, .. }
-        | Ins::Sub { d, .. }
-        | Ins::Mul { d, .. }
-        | Ins::Div { d, .. }
-        | Ins::Neg { d, .. }
-        | Ins::Un { d, .. }
-        | Ins::Bin { d, .. }
-        | Ins::Powi { d, .. }
-        | Ins::Select { d, .. }
-        | Ins::Copy { d, .. } => Some(d),
-        _ => None,
-    }
-}
-
-fn reads_reg(ins: &Ins, r: u32) -> bool {
-    reads(ins).contains(&Some(r))
-}
-
-/// Fuses `m = x·y; d = m ± c` (or `c − m`) where `m` is read by that instruction only,
-/// and `x`, `y` still hold their values there. `outputs` are the registers read after
-/// the tape ends.
-pub(crate) fn fuse(code: &[Ins], outputs: &[u32]) -> Vec<LaneIns> {
-    let mut out: Vec<Option<LaneIns>> = code
-        .iter()
-        .cloned()
-        .map(|i| Some(LaneIns::Plain(i)))
-        .collect();
-    for (i, ins) in code.iter().enumerate() {
-        let Ins::Mul { d: m, a: x, b: y } = *ins else {
-            continue;
-        };
-        // The first reader of `m`, with `x`, `y` and `m` untouched until then.
-        let Some(j) = (i + 1..code.len()).find(|&j| reads_reg(&code[j], m)) else {
-            continue;
-        };
-        if code[i + 1..j]
-            .iter()
-            .any(|k| matches!(writes(k), Some(w) if w == x || w == y || w == m))
-        {
-            continue;
-        }
-        // `m` must be dead after `j`: rewritten before any other read, or never read again.
-        let dead = code[j + 1..]
-            .iter()
-            .find_map(|k| {
-                if reads_reg(k, m) {
-                    Some(false)
-                } else if writes(k) == Some(m) {
-                    Some(true)
-                } else {
-                    None
-                }
-            })
-            .unwrap_or(!outputs.contains(&m));
-        if !dead {
-            continue;
-        }
-        let fused = match code[j] {
-            Ins::Add { d, a, b } if a == m && b != m => LaneIns::MulAdd { d, c: b, x, y },
-            Ins::Add { d, a, b } if b == m && a != m => LaneIns::MulAdd { d, c: a, x, y },
-            Ins::Sub { d, a, b } if a == m && b != m => LaneIns::MulSub { d, c: b, x, y },
-            Ins::Sub { d, a, b } if b == m && a != m => LaneIns::SubMul { d, c: a, x, y },
-            _ => continue,
-        };
-        // `j` may already be the target of an earlier fusion only if it read that
-        // earlier product, which it then reads instead of `m`: keep the first.
-        if !matches!(out[j], Some(LaneIns::Plain(_))) || out[i].is_none() {
-            continue;
-        }
-        out[i] = None;
-        out[j] = Some(fused);
-    }
-    out.into_iter().flatten().collect()
-}
 
 /// Where an operand's row is: a register, or an input row read in place.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -204,7 +96,7 @@ pub(crate) enum Op {
 /// readers (until its register is written again) take the input row itself, and the load
 /// goes, unless its register still holds it when the tape ends and is an output. `regs` is
 /// the tape's register count.
-pub(crate) fn lower(code: &[LaneIns], outputs: &[u32], regs: usize) -> Vec<Op> {
+pub(crate) fn lower(code: &[FusedIns], outputs: &[u32], regs: usize) -> Vec<Op> {
     // `holds[r]`: the input register `r` was loaded from, and that load's index in `out`.
     let mut holds: Vec<Option<(Source, u32, usize)>> = vec![None; regs];
     let mut out: Vec<Option<Op>> = Vec::with_capacity(code.len());
@@ -228,7 +120,7 @@ pub(crate) fn lower(code: &[LaneIns], outputs: &[u32], regs: usize) -> Vec<Op> {
             y: o(y),
         };
         let (op, d) = match *ins {
-            LaneIns::Plain(ref p) => match *p {
+            FusedIns::Plain(ref p) => match *p {
                 Ins::Load { d, src, k } => (Op::Load { d, src, k }, d),
                 Ins::Add { d, a, b } => (two(Two::Add, d, a, b), d),
                 Ins::Sub { d, a, b } => (two(Two::Sub, d, a, b), d),
@@ -251,9 +143,9 @@ pub(crate) fn lower(code: &[LaneIns], outputs: &[u32], regs: usize) -> Vec<Op> {
                 // The lane tape admits nothing else.
                 _ => continue,
             },
-            LaneIns::MulAdd { d, c, x, y } => (fused(Fused::MulAdd, d, c, x, y), d),
-            LaneIns::MulSub { d, c, x, y } => (fused(Fused::MulSub, d, c, x, y), d),
-            LaneIns::SubMul { d, c, x, y } => (fused(Fused::SubMul, d, c, x, y), d),
+            FusedIns::MulAdd { d, c, x, y } => (fused(Fused::MulAdd, d, c, x, y), d),
+            FusedIns::MulSub { d, c, x, y } => (fused(Fused::MulSub, d, c, x, y), d),
+            FusedIns::SubMul { d, c, x, y } => (fused(Fused::SubMul, d, c, x, y), d),
         };
         let Some(held) = holds.get_mut(d as usize) else {
             continue;

@@ -14,7 +14,8 @@ use std::sync::Arc;
 use physis_runtime::{LaneKernel, StepArgs};
 
 use crate::error::IrError;
-use crate::interpreter::lane_code::{Op, fuse, lower, run_code};
+use crate::interpreter::fuse::fuse;
+use crate::interpreter::lane_code::{Op, lower, run_code};
 use crate::interpreter::tape::{Ins, Tape};
 use crate::ir::{Function, Source};
 use crate::model::IrModel;
