@@ -254,7 +254,11 @@ impl<M: Model> Simulation<M> {
             }
             self.model.rate(self.t, &self.y, &mut self.f);
             self.stats.evaluations += 1;
-            let effort = if first { Effort::Settle } else { Effort::Refine };
+            let effort = if first {
+                Effort::Settle
+            } else {
+                Effort::Refine
+            };
             let Some(d) = self.spectral_radius_here(effort) else {
                 break;
             };
