@@ -119,8 +119,8 @@ impl<W: Write> SampleSink for JsonWriter<W> {
 
 /// The `--summary` object: `{"simulation", "run", "reason":{"kind","clause","line"},
 /// "samples", "steps", "rejected", "evaluations", "events",
-/// "final":{"t","state":{...},"observe":{...}}}`, keys in that order, states and observes in
-/// declaration order. `rejected` counts step attempts refused (error too large, Newton
+/// "jacobians", "factorisations", "final":{"t","state":{...},"observe":{...}}, "backend"}`,
+/// keys in that order, states and observes in declaration order. `rejected` counts step attempts refused (error too large, Newton
 /// failure), `evaluations` every rate evaluation (stages, residuals, the end-of-step rate,
 /// located crossings), which is what SciPy's `nfev` counts.
 #[derive(Debug, Clone, Copy)]
@@ -131,6 +131,9 @@ pub struct Summary<'a> {
     pub run: Option<&'a str>,
     /// How the run ended.
     pub end: &'a RunEnd,
+    /// What computed it: `interpreter`, `generated`, or the JIT's report (`jit: rate, step
+    /// (compile 1.20 ms)`), as the caller that chose it says.
+    pub backend: &'a str,
 }
 
 impl Summary<'_> {
@@ -213,7 +216,7 @@ impl Serialize for Final<'_> {
 
 impl Serialize for Summary<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_struct("summary", 9)?;
+        let mut m = s.serialize_struct("summary", 12)?;
         m.serialize_field("simulation", &self.info.name)?;
         m.serialize_field("run", &self.run)?;
         m.serialize_field("reason", &Reason(&self.end.reason))?;
@@ -226,6 +229,7 @@ impl Serialize for Summary<'_> {
         m.serialize_field("jacobians", &self.end.stats.jacobians)?;
         m.serialize_field("factorisations", &self.end.stats.factorisations)?;
         m.serialize_field("final", &Final(self.info, self.end))?;
+        m.serialize_field("backend", self.backend)?;
         m.end()
     }
 }
