@@ -18,6 +18,7 @@ use physis_syntax::{Code, Diagnostic, LineIndex, Span};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use units::Dimension;
 
@@ -467,38 +468,64 @@ fn recursion(module: &Module, f: &Function) -> Option<Vec<String>> {
     walk(module, &f.name, &mut path, &f.name).then_some(path)
 }
 
-/// The standard library's modules, parsed and checked once per process.
+/// The standard library's modules, parsed and declared once per process.
+///
+/// Declared, not checked: checking every body of the library took most of a `physis run`'s
+/// start (135 ms of 139 in a debug build) and produces nothing but diagnostics, which the
+/// library's own test demands be none ([`standard_with_diagnostics`]). A body is checked
+/// anyway, with the call's own kinds, wherever a model calls it.
 pub fn standard() -> &'static [Arc<Module>] {
     static STD: OnceLock<Vec<Arc<Module>>> = OnceLock::new();
-    STD.get_or_init(|| standard_with_diagnostics().0)
+    STD.get_or_init(|| {
+        STANDARD_DECLARED.fetch_add(1, Ordering::Relaxed);
+        // Its nodes have the library's spans: keep them out of a type table being recorded.
+        crate::types::suspended(|| declare_standard(&mut Vec::new()))
+    })
 }
 
-/// Parse and check the standard library, returning its diagnostics too (a test demands none).
-pub fn standard_with_diagnostics() -> (Vec<Arc<Module>>, Vec<Diagnostic>) {
+/// How many times this process declared the standard library for [`standard`] (one at
+/// most: a test holds it to that).
+static STANDARD_DECLARED: AtomicUsize = AtomicUsize::new(0);
+
+/// How many times [`standard`] has declared the standard library in this process: 0 before
+/// its first call, 1 after, however many checks ran.
+pub fn standard_declarations() -> usize {
+    STANDARD_DECLARED.load(Ordering::Relaxed)
+}
+
+/// Parse and declare the standard library's modules (signatures, constants, schemes),
+/// adding the problems found to `diags`.
+fn declare_standard(diags: &mut Vec<Diagnostic>) -> Vec<Arc<Module>> {
     let parsed = physis_syntax::parse(STDLIB);
-    let mut diags = parsed.diagnostics;
-    let modules: Vec<Arc<Module>> = parsed
+    diags.extend(parsed.diagnostics);
+    parsed
         .file
         .items
         .iter()
         .filter_map(|item| match item {
-            Item::Module(m) => Some(Arc::new(declare_module(
-                m,
-                STDLIB,
-                Origin::Standard,
-                &mut diags,
-            ))),
+            Item::Module(m) => Some(Arc::new(declare_module(m, STDLIB, Origin::Standard, diags))),
             _ => None,
         })
-        .collect();
+        .collect()
+}
+
+/// Parse, declare and check the standard library, bodies included, returning its
+/// diagnostics too (a test demands none).
+pub fn standard_with_diagnostics() -> (Vec<Arc<Module>>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let modules = declare_standard(&mut diags);
     let env = Env {
         modules: modules.clone(),
         opened: Vec::new(),
     };
-    with_env(env, || {
-        for m in &modules {
-            check_bodies(m, &mut diags);
-        }
+    // The library's bodies have the library's spans: keep them out of a type table being
+    // recorded for another text.
+    crate::types::suspended(|| {
+        with_env(env, || {
+            for m in &modules {
+                check_bodies(m, &mut diags);
+            }
+        })
     });
     (modules, diags)
 }

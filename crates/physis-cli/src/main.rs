@@ -7,7 +7,9 @@ mod cmd;
 mod studio;
 
 /// mimalloc instead of the system allocator: an ensemble allocates a driver, a model and a
-/// result per member, and glibc's allocator was a fifth of a short member's cost.
+/// result per member, and glibc's allocator was a fifth of a short member's cost. Without the
+/// `mimalloc` feature the system allocator serves (docs/performance.md, "Startup").
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

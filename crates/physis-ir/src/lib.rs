@@ -53,8 +53,11 @@ pub use builder::Builder;
 pub use error::IrError;
 pub use interpreter::compact::CompactTape;
 pub use interpreter::interp::{BindError, TapeModel, UnboundTapes, bind_params};
+pub use interpreter::lanes::WIDTH as LANE_WIDTH;
 pub use interpreter::lanes::{LaneProgram, TapeLanes};
-pub use interpreter::native::{NativeTape, TapeCompiler, Tier};
+pub use interpreter::native::{
+    LaneArgs, LaneCompiler, LaneTier, NativeLanes, NativeTape, TapeCompiler, Tier,
+};
 pub use interpreter::tape::{BcReg, Inputs, Ins, Tape};
 pub use ir::{
     Bc, BinOp, Function, Grid, Inst, Op, ReduceOp, Source, Stencil, StencilOp, Ty, UnOp, ValueId,

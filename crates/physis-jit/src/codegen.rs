@@ -108,7 +108,7 @@ impl<'a> Calls<'a> {
         }
     }
 
-    fn call<M: Module>(
+    pub(crate) fn call<M: Module>(
         &mut self,
         module: &mut M,
         b: &mut FunctionBuilder<'_>,

@@ -6,7 +6,9 @@
 //! binary operation, powers, selects, and arrays unrolled slot by slot up to
 //! [`MAX_SLOTS`](codegen::MAX_SLOTS)), for each tape a run calls more than once (rate, step or
 //! stages, Jacobians, margins, observe, resets). A tape holding a stencil, reduction, pivot
-//! pick or linear solve stays interpreted, per tape, and [`JitReport`] says which.
+//! pick or linear solve stays interpreted, per tape, and [`JitReport`] says which. An
+//! ensemble's lane tapes (`physis_ir::LaneProgram`) compile to code over pairs of lanes
+//! (`lanes`), handed over through [`physis_ir::LaneCompiler`] and tiered by [`tier_lanes`].
 //!
 //! Same bits: `+ − · /`, negation, absolute value, square root and comparisons are single
 //! IEEE operations in both, no multiply is fused into an add (Cranelift fuses only when asked),
@@ -22,6 +24,7 @@
 //! `native.rs`, to call the compiled code.
 
 mod codegen;
+mod lanes;
 mod libm;
 mod native;
 
@@ -34,7 +37,10 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module, default_libcall_names};
-use physis_ir::{NativeTape, Tape, TapeCompiler, TapeModel, Tier};
+use physis_ir::{
+    LaneCompiler, LaneProgram, LaneTier, NativeLanes, NativeTape, Tape, TapeCompiler, TapeModel,
+    Tier,
+};
 
 pub use codegen::MAX_SLOTS;
 
@@ -101,6 +107,7 @@ fn dedup_pairs(v: &[(&'static str, String)]) -> Vec<String> {
 #[derive(Debug, Clone, Default)]
 pub struct Jit {
     report: Arc<Mutex<Option<JitReport>>>,
+    lane_report: Arc<Mutex<Option<JitReport>>>,
 }
 
 impl Jit {
@@ -115,6 +122,34 @@ impl Jit {
         self.report.lock().ok().and_then(|r| r.clone())
     }
 
+    /// What the last compilation of lane tapes did, or `None` if no ensemble asked.
+    pub fn lane_report(&self) -> Option<JitReport> {
+        self.lane_report.lock().ok().and_then(|r| r.clone())
+    }
+
+    /// Compiles lane tapes, recording a lane report.
+    pub fn compile_lane_tapes(
+        &self,
+        tapes: &[(&'static str, &Tape)],
+    ) -> Vec<Option<Arc<dyn NativeLanes>>> {
+        let start = Instant::now();
+        let mut report = JitReport::default();
+        let only: Vec<&Tape> = tapes.iter().map(|(_, t)| *t).collect();
+        let out = match compile_module(tapes, &LANES, &mut report) {
+            Ok(Some(done)) => done.lanes(&only),
+            Ok(None) => vec![None; tapes.len()],
+            Err(why) => {
+                report.failure = Some(why);
+                vec![None; tapes.len()]
+            }
+        };
+        report.compile_time = start.elapsed();
+        if let Ok(mut r) = self.lane_report.lock() {
+            *r = Some(report);
+        }
+        out
+    }
+
     /// Compiles `tapes`, recording a report.
     pub fn compile_tapes(
         &self,
@@ -122,8 +157,11 @@ impl Jit {
     ) -> Vec<Option<Arc<dyn NativeTape>>> {
         let start = Instant::now();
         let mut report = JitReport::default();
-        let out = match compile_all(tapes, &mut report) {
-            Ok(out) => out,
+        let refs: Vec<(&'static str, &Tape)> = tapes.iter().map(|(r, t)| (*r, &**t)).collect();
+        let only: Vec<&Tape> = refs.iter().map(|(_, t)| *t).collect();
+        let out = match compile_module(&refs, &SCALAR, &mut report) {
+            Ok(Some(done)) => done.scalar(&only),
+            Ok(None) => vec![None; tapes.len()],
             Err(why) => {
                 report.failure = Some(why);
                 vec![None; tapes.len()]
@@ -140,6 +178,12 @@ impl Jit {
 impl TapeCompiler for Jit {
     fn compile(&self, tapes: &[(&'static str, Arc<Tape>)]) -> Vec<Option<Arc<dyn NativeTape>>> {
         self.compile_tapes(tapes)
+    }
+}
+
+impl LaneCompiler for Jit {
+    fn compile_lanes(&self, tapes: &[(&'static str, &Tape)]) -> Vec<Option<Arc<dyn NativeLanes>>> {
+        self.compile_lane_tapes(tapes)
     }
 }
 
@@ -181,14 +225,66 @@ pub fn tier(model: &mut TapeModel, jit: &Jit, when: When) {
     }
 }
 
-fn compile_all(
-    tapes: &[(&'static str, Arc<Tape>)],
+/// Interpreted lane rows (one instruction over all 64 lanes) per lane instruction to compile
+/// before a tiered ensemble compiles its lane program. A row does the work of 64 scalar
+/// instructions at a fraction of their dispatch; this is [`WORK_PER_INSTRUCTION`] scaled by
+/// the measured ratio of the two (docs/performance.md, "Lanes in the JIT").
+pub const LANE_ROWS_PER_INSTRUCTION: u64 = 200;
+
+/// Interpreted lane rows before compiling, beside [`LANE_ROWS_PER_INSTRUCTION`]: the fixed
+/// cost of a JIT module.
+pub const LANE_ROWS_FIXED: u64 = 10_000;
+
+/// Hands `jit` to an ensemble's lane program to compile `when` asked (once per program);
+/// read [`Jit::lane_report`] after the run.
+pub fn tier_lanes(program: &LaneProgram, jit: &Jit, when: When) {
+    let compiler: Arc<dyn LaneCompiler> = Arc::new(jit.clone());
+    match when {
+        When::Never => {}
+        When::AtOnce => program.set_tier(LaneTier::at_once(compiler)),
+        When::Tiered => program.set_tier(LaneTier::after_rows(
+            compiler,
+            program.size(),
+            LANE_ROWS_PER_INSTRUCTION,
+            LANE_ROWS_FIXED,
+        )),
+    }
+}
+
+/// How one kind of tape is translated: which tapes it takes and how it fills a function.
+struct Translation {
+    check: fn(&Tape) -> Result<(), codegen::Unsupported>,
+    translate: fn(
+        &mut JITModule,
+        &mut FunctionBuilder<'_>,
+        &mut codegen::Calls<'_>,
+        &Tape,
+    ) -> Result<(), codegen::Unsupported>,
+}
+
+/// Scalar tapes ([`codegen`]).
+const SCALAR: Translation = Translation {
+    check: codegen::check,
+    translate: codegen::translate::<JITModule>,
+};
+
+/// Lane tapes ([`lanes`]).
+const LANES: Translation = Translation {
+    check: lanes::check,
+    translate: lanes::translate::<JITModule>,
+};
+
+/// Compiles `tapes` into one module with `how`, recording in `report` what compiled and
+/// what stays interpreted; `None` when nothing compiles.
+fn compile_module(
+    tapes: &[(&'static str, &Tape)],
+    how: &Translation,
     report: &mut JitReport,
-) -> Result<Vec<Option<Arc<dyn NativeTape>>>, String> {
+) -> Result<Option<native::Compiled>, String> {
     // Which tapes compile, decided before any Cranelift work.
     let wanted: Vec<bool> = tapes
         .iter()
-        .map(|(role, tape)| match codegen::check(tape) {
+        .map(|(role, tape)| match (how.check)(tape) {
             Ok(()) => true,
             Err(why) => {
                 report.interpreted.push((*role, describe(&why)));
@@ -197,7 +293,7 @@ fn compile_all(
         })
         .collect();
     if !wanted.iter().any(|w| *w) {
-        return Ok(vec![None; tapes.len()]);
+        return Ok(None);
     }
     let mut flags = settings::builder();
     let set = |flags: &mut settings::Builder, k: &str, v: &str| {
@@ -272,7 +368,7 @@ fn compile_all(
         let built = {
             let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
             let mut calls = codegen::Calls::new(&ids);
-            let r = codegen::translate(&mut module, &mut b, &mut calls, tape);
+            let r = (how.translate)(&mut module, &mut b, &mut calls, tape);
             if r.is_ok() {
                 b.finalize(module.target_config());
             }
@@ -290,25 +386,7 @@ fn compile_all(
         }
         module.clear_context(&mut ctx);
     }
-    module
-        .finalize_definitions()
-        .map_err(|e| format!("finalising: {e}"))?;
-    let addrs: Vec<Option<*const u8>> = defined
-        .iter()
-        .map(|id| id.map(|id| module.get_finalized_function(id)))
-        .collect();
-    let code = Arc::new(native::Code::new(module));
-    Ok(addrs
-        .iter()
-        .zip(tapes)
-        .map(|(addr, (_, tape))| {
-            addr.map(|a| {
-                // SAFETY: `a` is the finalised function `codegen::translate` built from `tape`.
-                let f = unsafe { native::NativeFn::new(code.clone(), a, tape.init().len()) };
-                Arc::new(f) as Arc<dyn NativeTape>
-            })
-        })
-        .collect())
+    native::Compiled::finalize(module, &defined).map(Some)
 }
 
 fn describe(why: &codegen::Unsupported) -> String {

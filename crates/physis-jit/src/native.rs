@@ -7,11 +7,17 @@
 //! length of the tape's register file, which [`NativeFn::run`] checks `regs` against before
 //! the call. The code's memory lives as long as the [`Code`] every [`NativeFn`] of its
 //! module holds an `Arc` to, and is never written after it was finalised.
+//!
+//! Lane code ([`crate::lanes`]) is the same bargain over rows: it reads `h`, the time row
+//! (all [`LANE_WIDTH`] lanes, from a reference to a whole row) and, through each pointer of
+//! [`RawLanes`], at most the slots its entry check holds the lengths to; it writes the rows
+//! of the tape's output registers, each below `regs / LANE_WIDTH`, which
+//! [`NativeLaneFn::run`] checks `regs` against before the call.
 
 use std::sync::{Arc, Mutex};
 
 use cranelift_jit::JITModule;
-use physis_ir::{Inputs, NativeTape};
+use physis_ir::{Inputs, LANE_WIDTH, LaneArgs, NativeLanes, NativeTape, Tape};
 
 /// The inputs as compiled code reads them: `t`, `h`, then a pointer and a length for each
 /// slice input in the order of [`crate::codegen::slice_index`].
@@ -94,24 +100,6 @@ pub(crate) struct NativeFn {
     regs: usize,
 }
 
-impl NativeFn {
-    /// Wraps the finalised function at `addr` of the module `code`, compiled by
-    /// `crate::codegen::translate` from a tape with `regs` registers.
-    ///
-    /// # Safety
-    /// `addr` must be such a function of `code`'s module.
-    pub(crate) unsafe fn new(code: Arc<Code>, addr: *const u8, regs: usize) -> Self {
-        // SAFETY: the caller promises `addr` is a finalised function of the signature
-        // `codegen::signature`, which is `Entry` under the platform's C convention.
-        let entry = unsafe { std::mem::transmute::<*const u8, Entry>(addr) };
-        NativeFn {
-            _code: code,
-            entry,
-            regs,
-        }
-    }
-}
-
 impl NativeTape for NativeFn {
     #[inline]
     fn run(&self, regs: &mut [f64], inp: &Inputs<'_>) -> bool {
@@ -122,5 +110,145 @@ impl NativeTape for NativeFn {
         // SAFETY: see the module's documentation: the code reads within the lengths in
         // `raw` (checked on entry) and writes below `self.regs ≤ regs.len()`.
         unsafe { (self.entry)(&raw, regs.as_mut_ptr()) != 0 }
+    }
+}
+
+/// The inputs as lane code reads them: `h`, the time row, then a pointer and a length for
+/// each slot-major input in the order of [`crate::lanes::lane_index`].
+#[repr(C)]
+pub(crate) struct RawLanes {
+    h: f64,
+    ts: *const f64,
+    ptr: [*const f64; 5],
+    len: [usize; 5],
+}
+
+impl RawLanes {
+    /// Byte offset of `h`.
+    pub(crate) const H_OFFSET: i32 = 0;
+    /// Byte offset of the time row's pointer.
+    pub(crate) const TS_OFFSET: i32 = 8;
+
+    /// Byte offset of input `i`'s pointer.
+    pub(crate) fn ptr_offset(i: usize) -> i32 {
+        (std::mem::offset_of!(RawLanes, ptr) + i * std::mem::size_of::<*const f64>()) as i32
+    }
+
+    /// Byte offset of input `i`'s length.
+    pub(crate) fn len_offset(i: usize) -> i32 {
+        (std::mem::offset_of!(RawLanes, len) + i * std::mem::size_of::<usize>()) as i32
+    }
+
+    fn new(a: &LaneArgs<'_>) -> Self {
+        let slices = [a.y, a.f0, a.p, a.dw, a.rate];
+        RawLanes {
+            h: a.h,
+            ts: a.ts.as_ptr(),
+            ptr: slices.map(|s| s.as_ptr()),
+            len: slices.map(|s| s.len()),
+        }
+    }
+}
+
+/// One compiled lane tape.
+#[derive(Debug)]
+pub(crate) struct NativeLaneFn {
+    /// Keeps the code's memory alive.
+    _code: Arc<Code>,
+    entry: LaneEntry,
+    /// Register rows the tape has: the code writes below `rows · LANE_WIDTH`.
+    rows: usize,
+}
+
+/// A compiled lane tape's entry point.
+type LaneEntry = unsafe extern "C" fn(*const RawLanes, *mut f64) -> i32;
+
+impl NativeLanes for NativeLaneFn {
+    #[inline]
+    fn run(&self, regs: &mut [f64], args: &LaneArgs<'_>) -> bool {
+        if regs.len() < self.rows.saturating_mul(LANE_WIDTH) {
+            return false;
+        }
+        let raw = RawLanes::new(args);
+        // SAFETY: see the module's documentation: the code reads within the lengths in
+        // `raw` (checked on entry) and the whole time row `args.ts`, and writes below
+        // `self.rows · LANE_WIDTH ≤ regs.len()`.
+        unsafe { (self.entry)(&raw, regs.as_mut_ptr()) != 0 }
+    }
+}
+
+/// What one module compiled: its code and each tape's finalised function, where one was
+/// compiled.
+pub(crate) struct Compiled {
+    code: Arc<Code>,
+    /// The address of tape `i`'s function, translated by the translation the module was
+    /// built with (`codegen::translate` for scalar tapes, `lanes::translate` for lanes).
+    addrs: Vec<Option<*const u8>>,
+}
+
+impl Compiled {
+    /// Finalises `module`, whose function `ids[i]` (where given) is tape `i` translated by
+    /// one of the crate's translations.
+    pub(crate) fn finalize(
+        mut module: JITModule,
+        ids: &[Option<cranelift_module::FuncId>],
+    ) -> Result<Self, String> {
+        module
+            .finalize_definitions()
+            .map_err(|e| format!("finalising: {e}"))?;
+        let addrs = ids
+            .iter()
+            .map(|id| id.map(|id| module.get_finalized_function(id)))
+            .collect();
+        Ok(Compiled {
+            code: Arc::new(Code::new(module)),
+            addrs,
+        })
+    }
+}
+
+impl Compiled {
+    /// The scalar tapes' functions (the module was built by `codegen::translate` from
+    /// `tapes`, in order).
+    pub(crate) fn scalar(self, tapes: &[&Tape]) -> Vec<Option<Arc<dyn NativeTape>>> {
+        let code = self.code;
+        self.addrs
+            .iter()
+            .zip(tapes)
+            .map(|(addr, tape)| {
+                addr.map(|a| {
+                    // SAFETY: `a` is the finalised function `codegen::translate` built from
+                    // `tape`, whose signature is `Entry` under the platform's C convention.
+                    let entry = unsafe { std::mem::transmute::<*const u8, Entry>(a) };
+                    Arc::new(NativeFn {
+                        _code: code.clone(),
+                        entry,
+                        regs: tape.init().len(),
+                    }) as Arc<dyn NativeTape>
+                })
+            })
+            .collect()
+    }
+
+    /// The lane tapes' functions (the module was built by `lanes::translate` from `tapes`,
+    /// in order).
+    pub(crate) fn lanes(self, tapes: &[&Tape]) -> Vec<Option<Arc<dyn NativeLanes>>> {
+        let code = self.code;
+        self.addrs
+            .iter()
+            .zip(tapes)
+            .map(|(addr, tape)| {
+                addr.map(|a| {
+                    // SAFETY: `a` is the finalised function `lanes::translate` built from
+                    // `tape`, whose signature is `LaneEntry` under the platform's C convention.
+                    let entry = unsafe { std::mem::transmute::<*const u8, LaneEntry>(a) };
+                    Arc::new(NativeLaneFn {
+                        _code: code.clone(),
+                        entry,
+                        rows: tape.init().len(),
+                    }) as Arc<dyn NativeLanes>
+                })
+            })
+            .collect()
     }
 }

@@ -4,3 +4,4 @@
 //! checks that every file here is declared below, so none is silently left out.
 
 mod jit;
+mod lanes;

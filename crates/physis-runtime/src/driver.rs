@@ -131,6 +131,18 @@ fn finite(v: &[f64]) -> bool {
     v.iter().all(|x| x.is_finite())
 }
 
+/// Whether every slot of `a` and of `b` is finite, in one branch-free pass: `x − x` is 0 for
+/// a finite `x` and NaN for an infinite or NaN one, and a NaN survives the sum.
+#[inline]
+fn finite_both(a: &[f64], b: &[f64]) -> bool {
+    let mut acc = 0.0;
+    for (x, y) in a.iter().zip(b) {
+        acc += (x - x) + (y - y);
+    }
+    let (ra, rb) = (&a[a.len().min(b.len())..], &b[a.len().min(b.len())..]);
+    acc == 0.0 && finite(ra) && finite(rb)
+}
+
 fn bad_model(info: &ModelInfo, problem: String) -> RunError {
     RunError::BadModel {
         model: info.name.clone(),

@@ -165,12 +165,18 @@ impl Run {
         String::from_utf8(w.into_inner()).unwrap_or_default()
     }
 
-    /// The `--summary` object of this run (`run` names the scenario, `None` for defaults).
-    pub fn summary<'a>(&'a self, run: Option<&'a str>) -> crate::write::Summary<'a> {
+    /// The `--summary` object of this run (`run` names the scenario, `None` for defaults;
+    /// `backend` says what computed it).
+    pub fn summary<'a>(
+        &'a self,
+        run: Option<&'a str>,
+        backend: &'a str,
+    ) -> crate::write::Summary<'a> {
         crate::write::Summary {
             info: &self.info,
             run,
             end: &self.end,
+            backend,
         }
     }
 }

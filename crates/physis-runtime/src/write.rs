@@ -119,9 +119,9 @@ impl<W: Write> SampleSink for JsonWriter<W> {
 
 /// The `--summary` object: `{"simulation", "run", "reason":{"kind","clause","line"},
 /// "samples", "steps", "rejected", "rejected_newton", "evaluations", "events", "jacobians",
-/// "factorisations", "final":{"t","state":{...},"observe":{...}}}`, keys in that order,
-/// states and observes in declaration order. `rejected` counts step attempts refused (error
-/// too large or Newton failure), `rejected_newton` those of them whose Newton did not
+/// "factorisations", "final":{"t","state":{...},"observe":{...}}, "backend"}`, keys in that
+/// order, states and observes in declaration order. `rejected` counts step attempts refused
+/// (error too large or Newton failure), `rejected_newton` those of them whose Newton did not
 /// converge, `evaluations` every rate evaluation (stages, residuals, the end-of-step rate,
 /// located crossings), which is what SciPy's `nfev` counts.
 #[derive(Debug, Clone, Copy)]
@@ -132,6 +132,9 @@ pub struct Summary<'a> {
     pub run: Option<&'a str>,
     /// How the run ended.
     pub end: &'a RunEnd,
+    /// What computed it: `interpreter`, `generated`, or the JIT's report (`jit: rate, step
+    /// (compile 1.20 ms)`), as the caller that chose it says.
+    pub backend: &'a str,
 }
 
 impl Summary<'_> {
@@ -228,6 +231,7 @@ impl Serialize for Summary<'_> {
         m.serialize_field("jacobians", &self.end.stats.jacobians)?;
         m.serialize_field("factorisations", &self.end.stats.factorisations)?;
         m.serialize_field("final", &Final(self.info, self.end))?;
+        m.serialize_field("backend", self.backend)?;
         m.end()
     }
 }

@@ -39,7 +39,7 @@ fn projectile() -> common::TestModel {
 #[test]
 fn summary_has_the_exact_layout() {
     let r = run(projectile(), &RunOptions::default()).expect("runs");
-    let json = r.summary(None).to_json();
+    let json = r.summary(None, "interpreter").to_json();
     let v: serde_json::Value = serde_json::from_str(&json).expect("valid json");
     let prefix = "{\"simulation\":\"Projectile\",\"run\":null,\"reason\":{\"kind\":\"when\",\
                   \"clause\":\"x[1] < 0 m ∧ t > 0 s\",\"line\":14},\"samples\":";
@@ -59,6 +59,7 @@ fn summary_has_the_exact_layout() {
         "\"v\":[",
         "\"observe\":{\"height\":",
         "\"speed\":",
+        "}},\"backend\":\"interpreter\"}",
     ]
     .into_iter()
     .collect();
@@ -75,9 +76,11 @@ fn summary_has_the_exact_layout() {
         info: &r.info,
         run: Some("Steep"),
         end: &r.end,
+        backend: "generated",
     }
     .to_json();
     assert!(named.contains("\"run\":\"Steep\""));
+    assert!(named.ends_with(",\"backend\":\"generated\"}"), "{named}");
 }
 
 #[test]

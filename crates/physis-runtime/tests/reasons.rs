@@ -241,3 +241,80 @@ fn bad_settings_are_typed_errors() {
     let e = run(m, &RunOptions::default()).err();
     assert!(matches!(e, Some(RunError::BadModel { .. })), "{e:?}");
 }
+
+/// `y' = 1` from 0 whose rate turns infinite once `y > 0.45`: explicit Euler with h = 0.1
+/// reaches 0.5 at its fifth step, where the rate is not finite, so the run ends `diverged`
+/// at the last finite state, t = 0.4 after 4 steps. Dormand–Prince (FSAL: the end rate is a
+/// stage, seen by the error norm) shrinks its step against y = 0.45 until it no longer
+/// resolves t.
+#[test]
+fn a_non_finite_rate_ends_the_run_at_the_last_finite_state() {
+    let rate =
+        |_: f64, y: &[f64], d: &mut [f64]| d[0] = if y[0] > 0.45 { f64::INFINITY } else { 1.0 };
+    for scheme in [Scheme::Euler, Scheme::Rk4] {
+        let m = stop_at(model("Wall", scheme, &[0.0], rate), 5.0).build();
+        let opts = RunOptions {
+            step: Some(0.1),
+            ..Default::default()
+        };
+        let r = run(m, &opts).expect("runs");
+        assert_eq!(r.reason.kind, ReasonKind::Diverged, "{scheme:?}");
+        assert_eq!(r.reason.cause, Cause::NonFinite, "{scheme:?}");
+        assert_eq!(r.stats().steps, 4, "{scheme:?}");
+        assert!((r.final_t() - 0.4).abs() < 1e-15, "{}", r.final_t());
+        assert!(
+            (r.final_state()[0] - 0.4).abs() < 1e-15,
+            "{:?}",
+            r.final_state()
+        );
+    }
+    let m = stop_at(model("Wall", Scheme::Dp45, &[0.0], rate), 5.0).build();
+    let r = run(m, &RunOptions::default()).expect("runs");
+    assert_eq!(r.reason.kind, ReasonKind::Diverged);
+    assert!(
+        matches!(r.reason.cause, Cause::StepTooSmall { .. }),
+        "{:?}",
+        r.reason
+    );
+    assert!((r.final_t() - 0.45).abs() < 1e-9, "{}", r.final_t());
+    assert!(r.final_state()[0] <= 0.45);
+}
+
+/// `y' = 1` from 0 observed as `y` with `conserve y within 0.25` (drift relative to
+/// max(|y₀|, 1) = 1): Euler with h = 0.1 first drifts past 0.25 at y = 0.3, the third step,
+/// whether or not a sink takes the step samples.
+#[test]
+fn a_conserve_violation_ends_the_run_at_the_first_drifting_step() {
+    let build = || {
+        stop_at(
+            model("Climb", Scheme::Euler, &[0.0], |_, _, d| d[0] = 1.0),
+            5.0,
+        )
+        .observes(&["y"], |_, y, _, o| o[0] = y[0])
+        .conserve(0, 0.25, "conserve y within 0.25", 9)
+        .build()
+    };
+    let opts = RunOptions {
+        step: Some(0.1),
+        ..Default::default()
+    };
+    let r = run(build(), &opts).expect("runs");
+    assert_eq!(r.reason.kind, ReasonKind::Violated);
+    assert_eq!(r.reason.line, Some(9));
+    assert_eq!(r.stats().steps, 3);
+    assert!((r.final_t() - 0.3).abs() < 1e-15, "{}", r.final_t());
+    /// Takes nothing but the first sample and the end.
+    struct Nothing;
+    impl physis_runtime::SampleSink for Nothing {
+        fn sample(&mut self, _: &physis_runtime::Sample<'_>) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn wants(&self, _: physis_runtime::SampleKind) -> bool {
+            false
+        }
+    }
+    let end = physis_runtime::run_into(build(), &opts, &mut Nothing).expect("runs");
+    assert_eq!(end.reason.kind, ReasonKind::Violated);
+    assert_eq!(end.stats.steps, 3);
+    assert!((end.t - 0.3).abs() < 1e-15, "{}", end.t);
+}

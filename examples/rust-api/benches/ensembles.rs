@@ -1,6 +1,7 @@
 //! ANCHORS A7 (Lorenz ensemble, 8,192 members swept over ρ, rk4 step 1e-3) and A6 (GBM,
 //! 10,000 paths, Euler–Maruyama step 1e-3) in one run: the hand-written Rust loop, the
-//! interpreter in lanes, and the code the build step generates from the same
+//! interpreter in lanes (its lane tapes interpreted, and compiled by `physis-jit` with the
+//! compile counted in each run), and the code the build step generates from the same
 //! `bench/anchors/ensemble/*.hph`, in lockstep lanes (`<Model>Lanes`) and member by member,
 //! on 1 and 2 threads. Times are taken in interleaved rounds (each round runs every
 //! contender once), fastest and median of each, with mimalloc as the allocator (as in the
@@ -19,8 +20,10 @@ mod anchors {
 
 use anchors::{Gbm, Lorenz, LorenzParams};
 use common::{
-    GBM, LORENZ, MEMBERS, PATHS, gbm_hand, interleaved, interpreted, lorenz_hand, lowered,
+    GBM, LORENZ, MEMBERS, PATHS, gbm_hand, interleaved, interpreted, interpreted_with, lorenz_hand,
+    lowered,
 };
+use physis_ir::{IrModel, LaneProgram};
 use physis_runtime::{Ensemble, MODEL_LANES, ModelLaneFactory, ParamSet, Sweep, linspace};
 use rayon::prelude::*;
 
@@ -56,6 +59,16 @@ where
     r.finals.state.last().expect("a state").mean
 }
 
+/// The interpreter's ensemble in lanes, its lane program compiled before the first batch
+/// (the compile is part of the time).
+fn jitted(model: &IrModel, sweep: &Sweep, count: usize, threads: usize) -> f64 {
+    let native = |p: &LaneProgram| {
+        physis_jit::tier_lanes(p, &physis_jit::Jit::new(), physis_jit::When::AtOnce);
+        assert!(p.is_native(), "the lane program compiled");
+    };
+    interpreted_with(model, sweep, count, threads, true, native)
+}
+
 fn row(name: &str, threads: usize, r: &[(f64, f64)]) {
     let cell = |(fast, median): (f64, f64)| format!("{fast:.1} ({median:.1})");
     let hand = r[0].0;
@@ -86,19 +99,21 @@ fn main() {
     let zg = generated(lorenz_model, 1, &sweep, 1, true);
     assert!((z - zg).abs() < 1e-9 * z.abs(), "{z} vs {zg}");
     assert_eq!(zg, interpreted(&lorenz, &sweep, 1, 1, true));
+    assert_eq!(zg, jitted(&lorenz, &sweep, 1, 1));
     assert_eq!(zg, generated(lorenz_model, 1, &sweep, 1, false));
     let x = (0..PATHS).map(gbm_hand).sum::<f64>() / PATHS as f64;
     let xg = generated(gbm_model, PATHS, &none, 1, true);
     assert!((x - xg).abs() < 1e-9 * x, "{x} vs {xg}");
     assert_eq!(xg, interpreted(&gbm, &none, PATHS, 1, true));
+    assert_eq!(xg, jitted(&gbm, &none, PATHS, 1));
 
     println!(
         "Times in ms, fastest (median) of {rounds} interleaved rounds; ratios to the hand loop.\n"
     );
     println!(
-        "| problem | threads | hand loop | interpreter, lanes | generated, lanes | generated, member by member |"
+        "| problem | threads | hand loop | interpreter, lanes | JIT, lanes | generated, lanes | generated, member by member |"
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|");
     for threads in [1, 2] {
         let hand = || {
             if threads == 1 {
@@ -112,6 +127,7 @@ fn main() {
             &[
                 &hand,
                 &|| interpreted(&lorenz, &sweep, 1, threads, true),
+                &|| jitted(&lorenz, &sweep, 1, threads),
                 &|| generated(lorenz_model, 1, &sweep, threads, true),
                 &|| generated(lorenz_model, 1, &sweep, threads, false),
             ],
@@ -131,6 +147,7 @@ fn main() {
             &[
                 &hand,
                 &|| interpreted(&gbm, &none, PATHS, threads, true),
+                &|| jitted(&gbm, &none, PATHS, threads),
                 &|| generated(gbm_model, PATHS, &none, threads, true),
                 &|| generated(gbm_model, PATHS, &none, threads, false),
             ],

@@ -337,3 +337,16 @@ fn comments_above_an_offset() {
     );
     assert_eq!(comment_above("fn x", 0), None);
 }
+
+/// The standard library is declared once per process however many files are checked (its
+/// bodies are not re-checked at each start), and a call into it still computes through its
+/// body, checked at the call.
+#[test]
+fn the_standard_library_is_declared_once_per_process() {
+    for _ in 0..3 {
+        let got = observed("  observe a ≔ Physis.Electromechanics.torque(0.05 N·m/A, 3 A)\n");
+        assert!(close(got[0], 0.05 * 3.0), "{got:?}");
+        let _ = standard();
+    }
+    assert_eq!(standard_declarations(), 1);
+}

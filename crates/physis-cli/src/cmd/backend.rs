@@ -1,9 +1,10 @@
 //! Which back end runs a single `physis run`: the tape interpreter, or native code compiled
 //! from its tapes (`physis-jit`, the `jit` feature) once the run has interpreted as much work
 //! as compiling costs (`--jit` compiles at once, `--no-jit` never). Both compute the same
-//! bits; `--summary` says which ran as `"backend"`.
+//! bits; `--summary` says which ran as `"backend"`. An ensemble's lane tapes are tiered the
+//! same way ([`attach_lanes`]).
 
-use physis_ir::TapeModel;
+use physis_ir::{LaneProgram, TapeModel};
 
 /// The choice made for one run, read back after it.
 pub struct Backend {
@@ -42,17 +43,17 @@ impl Backend {
         }
         "interpreter".to_string()
     }
+}
 
-    /// The `--summary` object with `"backend": describe()` as its last key.
-    pub fn into_summary(self, mut json: String) -> String {
-        let value = serde_json::to_string(&self.describe()).unwrap_or_default();
-        // The summary is one JSON object: put the key before its closing brace.
-        if json.ends_with('}') && !value.is_empty() {
-            json.pop();
-            json.push_str(",\"backend\":");
-            json.push_str(&value);
-            json.push('}');
-        }
-        json
+/// Hands the JIT to an ensemble's lane program unless `no_jit` (or the feature is off):
+/// compiled at once with `at_once`, else once the lanes have interpreted as many rows as
+/// compiling costs.
+#[allow(unused_variables)] // without the `jit` feature nothing is attached
+pub fn attach_lanes(program: &LaneProgram, at_once: bool, no_jit: bool) {
+    #[cfg(feature = "jit")]
+    if !no_jit {
+        use physis_jit::{Jit, When};
+        let when = if at_once { When::AtOnce } else { When::Tiered };
+        physis_jit::tier_lanes(program, &Jit::new(), when);
     }
 }

@@ -106,6 +106,10 @@ pub struct Output<'a> {
     pub summary: bool,
     /// `--output`.
     pub file: Option<&'a Path>,
+    /// `--jit`: compile the lane tapes before the first batch.
+    pub jit: bool,
+    /// `--no-jit`: never compile them.
+    pub no_jit: bool,
 }
 
 fn io_failed(e: impl std::fmt::Display) -> Failure {
@@ -167,6 +171,11 @@ pub fn execute(run: &RunArgs, args: &EnsembleArgs, output: &Output<'_>) -> Resul
     // Batches of members share one dispatch of each lane-tape instruction (bit-identical
     // to running them one by one); a model the lanes cannot run gets no program.
     let program = LaneProgram::new(&prepared.ir).ok().flatten();
+    // Lane tapes compile to native code once the ensemble has interpreted enough rows to
+    // repay it (once for every batch and thread; the same bits either way).
+    if let Some(program) = &program {
+        super::backend::attach_lanes(program, output.jit, output.no_jit);
+    }
     let lanes = |sets: &[ParamSet]| -> Option<Box<dyn LaneKernel>> {
         let params: Vec<Vec<f64>> = sets.iter().map(params_of).collect();
         let kernel = program.as_ref()?.kernel(&params)?;

@@ -72,6 +72,8 @@ fn execute(args: &Args) -> Result<(), Failure> {
             format: format.as_ref().map_or("", |v| v.get_name()),
             summary: args.summary,
             file: args.output.as_deref(),
+            jit: args.jit,
+            no_jit: args.no_jit,
         };
         return super::ensemble::execute(&args.run, &args.ensemble, &output);
     }
@@ -92,12 +94,14 @@ fn execute(args: &Args) -> Result<(), Failure> {
         |e: physis_runtime::RunError| Failure::model(super::refusal::run_error_text(&e));
     let end: RunEnd = if args.summary {
         let end = run_into(model, &prepared.options, &mut Discard, quiet).map_err(run_failed)?;
+        let backend = backend.describe();
         let summary = Summary {
             info: &prepared.ir.info,
             run: prepared.scenario.as_deref(),
             end: &end,
+            backend: &backend,
         };
-        let json = backend.into_summary(summary.to_json());
+        let json = summary.to_json();
         writeln!(out, "{json}").map_err(io_failed)?;
         end
     } else {

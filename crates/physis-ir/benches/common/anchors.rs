@@ -32,6 +32,20 @@ pub fn interpreted(
     threads: usize,
     lanes: bool,
 ) -> f64 {
+    interpreted_with(model, sweep, count, threads, lanes, |_| {})
+}
+
+/// [`interpreted`], with `prepare` given the lane program before the run (to hand it a
+/// native compiler, as `physis-jit` does).
+#[allow(dead_code)] // the Criterion bench has no native compiler
+pub fn interpreted_with(
+    model: &IrModel,
+    sweep: &Sweep,
+    count: usize,
+    threads: usize,
+    lanes: bool,
+    prepare: impl Fn(&LaneProgram),
+) -> f64 {
     let tapes = TapeModel::unbound(model).expect("compiles");
     let params_of = |set: &ParamSet| {
         let mut p = model.default_params();
@@ -43,6 +57,7 @@ pub fn interpreted(
     };
     let factory = |set: &ParamSet| tapes.bind(params_of(set)).map_err(|e| e.to_string());
     let program = LaneProgram::new(model).expect("compiles").expect("lanes");
+    prepare(&program);
     let kernel = |sets: &[ParamSet]| -> Option<Box<dyn LaneKernel>> {
         let ps: Vec<Vec<f64>> = sets.iter().map(params_of).collect();
         Some(Box::new(program.kernel(&ps)?))

@@ -7,15 +7,18 @@
 //! exactly the operations the loads then feed (see [`crate::bind_params`]), so a lane
 //! computes the same bits as its member's own [`crate::TapeModel`]. Only scalar
 //! instructions have lane forms: a model with arrays (grids, vector states) runs member by
-//! member.
+//! member. A [`LaneTier`] hands the lane tapes to native code (`physis-jit`) once an
+//! ensemble has interpreted enough rows to repay compiling them.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use physis_runtime::{LaneKernel, StepArgs};
 
 use crate::error::IrError;
 use crate::interpreter::fuse::fuse;
 use crate::interpreter::lane_code::{Op, lower, run_code};
+use crate::interpreter::native::{LaneArgs, LaneCompiler, LaneTier, NativeLanes};
 use crate::interpreter::tape::{Ins, Tape};
 use crate::ir::{Function, Source};
 use crate::model::IrModel;
@@ -61,6 +64,27 @@ impl<'a> LaneInputs<'a> {
         s.get(k..k + WIDTH)
             .and_then(|r| <&Row>::try_from(r).ok())
             .unwrap_or(&NAN_ROW)
+    }
+
+    /// The same inputs for native code, `t` spread over `row` unless each lane has its own.
+    fn args<'r>(&'r self, row: &'r mut Row) -> LaneArgs<'r> {
+        let ts = match self.ts {
+            Some(ts) => ts,
+            None => {
+                row.fill(self.t);
+                let row: &'r Row = row;
+                row
+            }
+        };
+        LaneArgs {
+            ts,
+            h: self.h,
+            y: self.y,
+            f0: self.f0,
+            p: self.p,
+            dw: self.dw,
+            rate: self.rate,
+        }
     }
 
     /// Loads slot `k` of `src` into `out`.
@@ -153,7 +177,18 @@ impl LaneTape {
     }
 }
 
-/// A model's lane tapes, compiled once and shared by every batch of an ensemble.
+/// The lane tapes of a program, by role, in [`LaneProgram::tapes`]' order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Which {
+    Step = 0,
+    Rate = 1,
+    Margins = 2,
+    Observe = 3,
+}
+
+/// A model's lane tapes, compiled once and shared by every batch of an ensemble, with
+/// native code for them once a [`LaneTier`] asks for it (once per program, whichever batch
+/// or thread spends the budget).
 #[derive(Debug)]
 pub struct LaneProgram {
     dim: usize,
@@ -163,6 +198,12 @@ pub struct LaneProgram {
     rate: LaneTape,
     margins: LaneTape,
     observe: LaneTape,
+    /// The tier, taken by the call that compiles.
+    tier: Mutex<Option<LaneTier>>,
+    /// Rows still to interpret before compiling (`u64::MAX`: no tier).
+    left: AtomicU64,
+    /// Native code by [`Which`], once compiled.
+    native: OnceLock<[Option<Arc<dyn NativeLanes>>; 4]>,
 }
 
 impl LaneProgram {
@@ -194,7 +235,98 @@ impl LaneProgram {
             rate,
             margins,
             observe,
+            tier: Mutex::new(None),
+            left: AtomicU64::new(u64::MAX),
+            native: OnceLock::new(),
         })))
+    }
+
+    /// The lane tapes with their roles, in [`Which`] order.
+    fn tapes(&self) -> [(&'static str, &Tape); 4] {
+        [
+            ("step", &self.step.tape),
+            ("rate", &self.rate.tape),
+            ("margins", &self.margins.tape),
+            ("observe", &self.observe.tape),
+        ]
+    }
+
+    /// Instructions in the lane tapes (for a [`LaneTier::after_rows`] budget).
+    pub fn size(&self) -> usize {
+        self.tapes().iter().map(|(_, t)| t.len()).sum()
+    }
+
+    /// Asks `tier.compiler` for native code once the lane tapes have interpreted
+    /// `tier.budget` rows, counted over every batch of the program (at the first call for a
+    /// budget of zero). The bits are the same either way.
+    pub fn set_tier(&self, tier: LaneTier) {
+        let budget = tier.budget;
+        if budget == 0 {
+            self.compile_native(&*tier.compiler);
+            return;
+        }
+        if let Ok(mut t) = self.tier.lock() {
+            *t = Some(tier);
+            self.left.store(budget, Ordering::Relaxed);
+        }
+    }
+
+    /// Compiles now through `compiler` (a second call does nothing).
+    pub fn compile_native(&self, compiler: &dyn LaneCompiler) {
+        self.left.store(u64::MAX, Ordering::Relaxed);
+        self.native.get_or_init(|| {
+            let got = compiler.compile_lanes(&self.tapes());
+            let mut out: [Option<Arc<dyn NativeLanes>>; 4] = Default::default();
+            for (slot, n) in out.iter_mut().zip(got) {
+                *slot = n;
+            }
+            out
+        });
+    }
+
+    /// Whether native code has been compiled for this program.
+    pub fn is_native(&self) -> bool {
+        self.native.get().is_some()
+    }
+
+    /// Counts `rows` interpreted rows against the tier's budget, compiling when spent.
+    #[inline]
+    fn tick(&self, rows: usize) {
+        let left = self.left.load(Ordering::Relaxed);
+        if left == u64::MAX {
+            return;
+        }
+        let rows = rows as u64;
+        if left > rows {
+            // Another batch may count at the same time: the budget is a rule of thumb, and
+            // a lost count only compiles a little later.
+            self.left.store(left - rows, Ordering::Relaxed);
+            return;
+        }
+        let tier = self.tier.lock().ok().and_then(|mut t| t.take());
+        if let Some(tier) = tier {
+            self.compile_native(&*tier.compiler);
+        }
+    }
+
+    /// Runs the lane tape `which` over `regs`: natively when compiled (and able), else
+    /// interpreted and counted.
+    #[inline]
+    fn run(&self, which: Which, regs: &mut [Row], inp: &LaneInputs<'_>) {
+        let tape = match which {
+            Which::Step => &self.step,
+            Which::Rate => &self.rate,
+            Which::Margins => &self.margins,
+            Which::Observe => &self.observe,
+        };
+        if let Some(native) = self.native.get().and_then(|n| n[which as usize].as_ref()) {
+            let mut row = [0.0; WIDTH];
+            if native.run(regs.as_flattened_mut(), &inp.args(&mut row)) {
+                return;
+            }
+        }
+        tape.run(regs, inp);
+        self.tick(tape.code.len());
     }
 
     /// A kernel for members with these parameter vectors (at most [`WIDTH`]; lanes past
@@ -254,7 +386,7 @@ impl LaneKernel for TapeLanes {
             dw: args.dw,
             ..LaneInputs::default()
         };
-        self.prog.step.run(&mut self.step, &inp);
+        self.prog.run(Which::Step, &mut self.step, &inp);
         // `next`, then `f1` when fsal (an adaptive error never reaches lanes).
         self.prog.step.write(&self.step, 0, next);
         if self.prog.fsal {
@@ -269,7 +401,7 @@ impl LaneKernel for TapeLanes {
             p: &self.p,
             ..LaneInputs::default()
         };
-        self.prog.rate.run(&mut self.rate, &inp);
+        self.prog.run(Which::Rate, &mut self.rate, &inp);
         self.prog.rate.write(&self.rate, 0, out);
     }
 
@@ -279,7 +411,7 @@ impl LaneKernel for TapeLanes {
             p: &self.p,
             ..LaneInputs::default()
         };
-        self.prog.margins.run(&mut self.margins, &inp);
+        self.prog.run(Which::Margins, &mut self.margins, &inp);
         self.prog.margins.write(&self.margins, 0, out);
     }
 
@@ -297,7 +429,7 @@ impl LaneKernel for TapeLanes {
             p: &self.p,
             ..LaneInputs::default()
         };
-        self.prog.margins.run(&mut self.margins, &inp);
+        self.prog.run(Which::Margins, &mut self.margins, &inp);
         self.prog.margins.write(&self.margins, 0, out);
         true
     }
@@ -310,7 +442,7 @@ impl LaneKernel for TapeLanes {
             p: &self.p,
             ..LaneInputs::default()
         };
-        self.prog.observe.run(&mut self.observe, &inp);
+        self.prog.run(Which::Observe, &mut self.observe, &inp);
         self.prog.observe.write(&self.observe, 0, out);
     }
 }

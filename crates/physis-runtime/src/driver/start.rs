@@ -1,7 +1,7 @@
 //! The start of a run: the first sample, stops that already hold, the stability check,
 //! and the first adaptive step. Events that already hold at `t0` do not fire there.
 
-use super::{Simulation, Src, finite};
+use super::{Simulation, Src, finite, finite_both};
 use crate::control::initial_step;
 use crate::error::RunError;
 use crate::model::Model;
@@ -22,7 +22,7 @@ impl<M: Model> Simulation<M> {
         self.emit(sink, t0, Src::Current, SampleKind::Initial)?;
         self.obs0.copy_from_slice(&self.obs);
         self.obs0_set = true;
-        if !finite(&self.y) || !finite(&self.f) {
+        if !finite_both(&self.y, &self.f) {
             return self.finish(sink, Self::diverged(Cause::NonFinite), t0, Src::Current);
         }
         if self.stop_holding(sink)? {

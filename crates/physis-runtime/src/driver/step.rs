@@ -2,7 +2,7 @@
 //! then locating clauses on the step's interpolant, recording, and firing events.
 
 use super::stages::Stages;
-use super::{Simulation, Src, finite};
+use super::{Simulation, Src, finite, finite_both};
 use crate::control::{
     MAX_GROWTH, MAX_REJECTIONS, error_norm_finite, predictive_factor, step_factor,
 };
@@ -216,14 +216,21 @@ impl<M: Model> Simulation<M> {
             }
             _ => t + h,
         };
-        if !next_finite.unwrap_or_else(|| finite(&self.ynew)) {
+        if next_finite == Some(false) {
             return self.end_non_finite(sink, t);
         }
         if !self.info.scheme.fsal || self.newton.is_some() {
             self.model.rate(tb, &self.ynew, &mut self.fnew);
             self.stats.evaluations += 1;
         }
-        if !finite(&self.fnew) {
+        // The end state (unless the error norm has seen it) and its rate in one pass. A
+        // fixed step's rate is then evaluated at a state that may not be finite: one
+        // evaluation that a run ending here counts, never a different end.
+        let fine = match next_finite {
+            Some(_) => finite(&self.fnew),
+            None => finite_both(&self.ynew, &self.fnew),
+        };
+        if !fine {
             return self.end_non_finite(sink, t);
         }
         self.stats.steps += 1;
