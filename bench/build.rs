@@ -1,8 +1,7 @@
 //! Compiles the side-by-side anchors `anchors/side/*.hph` to `OUT_DIR/side.rs` (the
-//! harness's generated-code contenders, `bench/src/side/ours.rs`). Models the generator cannot
-//! emit yet (implicit stages on grid fields: `HeatEsdirk` and the like) are left out quietly;
-//! the registry (`MODELS`) lets the harness find the others by name and report the rest as
-//! not generated.
+//! harness's generated-code contenders, `bench/src/side/ours.rs`). A model the generator
+//! cannot emit would be left out quietly; the registry (`MODELS`) lets the harness find the
+//! others by name and report the rest as not generated.
 
 fn main() -> Result<(), physis_build::BuildError> {
     physis_build::Builder::new()

@@ -241,9 +241,7 @@ pub fn tables(
                         rows.push(failed_row(
                             our_label(GENERATED, *scheme),
                             tol,
-                            "not generated: physis-build does not emit implicit stages on grid \
-                             fields yet"
-                                .into(),
+                            "not generated: physis-build skipped the model as unsupported".into(),
                         ));
                     }
                     let (tape, opts) = (&l.tape, &opts);

@@ -78,7 +78,11 @@ pub fn api_items(plan: &Plan, storage: &Storage) -> TokenStream {
     let (k_ty, heap_fields, heap_init) = match storage.heap {
         None => (quote!([f64; #nk]), quote!(), quote!()),
         Some(h) => {
-            let (nb, ns, d) = (usize_lit(h.regs), usize_lit(h.step_out), usize_lit(h.dim));
+            let (nb, ns, d) = (
+                usize_lit(h.regs),
+                usize_lit(h.step_out),
+                usize_lit(h.unknown),
+            );
             (
                 quote!(Box<[f64; #nk]>),
                 quote! {

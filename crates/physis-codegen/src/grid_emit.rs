@@ -71,8 +71,9 @@ fn input_name(src: Source) -> Option<TokenStream> {
         Source::Guess => quote!(g),
         Source::Rate => quote!(r),
         Source::Seed => quote!(s),
-        // Scalars, or (the stages) never read by a grid model.
-        Source::T | Source::H | Source::Stages | Source::Noise => return None,
+        Source::Stages => quote!(st),
+        // Scalars.
+        Source::T | Source::H | Source::Noise => return None,
     })
 }
 

@@ -19,14 +19,23 @@ pub(crate) fn emit(plan: &Plan, ir: &IrModel, fns: &Fns, hoist: &Hoist, regs: us
     let dim = ir.dynamics.dim();
     let nw = ir.info.noises;
     let gens = &fns.list;
-    let step_out = match fns.scheme {
-        SchemeGens::Explicit { step, .. } => gens[step].out,
-        _ => 0,
+    // `so` holds the outputs of the explicit step or of a staged scheme's `finish`.
+    let (step_out, unknown) = match &fns.scheme {
+        SchemeGens::Explicit { step, .. } => (gens[*step].out, dim),
+        SchemeGens::Implicit { .. } => (0, dim),
+        SchemeGens::Staged { stages, finish, .. } => {
+            let widest = stages
+                .iter()
+                .map(|(res, _, _)| gens[*res].inputs.unknown_len(dim))
+                .max()
+                .unwrap_or(dim);
+            (gens[*finish].out, widest.max(dim))
+        }
     };
     let heap = Heap {
         regs,
         step_out,
-        dim,
+        unknown,
     };
     let (nk, nb) = (usize_lit(hoist.len), usize_lit(regs));
     let fn_items = gens.iter().map(|g| {

@@ -31,8 +31,9 @@ pub struct Heap {
     pub regs: usize,
     /// Outputs of the scheme's step `so` (next, error, f1).
     pub step_out: usize,
-    /// State slots (the Jacobian's seed and column, `seed` and `col`).
-    pub dim: usize,
+    /// Slots of the longest unknown a Newton solves: the state's, or a group of stages
+    /// that read each other (`width·dim`); the Jacobian's seed and column (`seed`, `col`).
+    pub unknown: usize,
 }
 
 /// A generated function before the model around it is written.
@@ -291,11 +292,6 @@ impl Methods {
 /// ([`crate::grid_model`]); both fill the same model.
 pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), GenError> {
     let on_heap = ir.dynamics.layout.parts.iter().any(|p| p.array) || ir.jacobian_pattern.is_some();
-    if on_heap && matches!(ir.scheme.fns, SchemeFns::Staged { .. }) {
-        return Err(GenError::Unsupported {
-            what: "a scheme with implicit stages on grid fields".into(),
-        });
-    }
     let mut hoist = Hoist::default();
     let mut regs = 0usize;
     let fns = Fns::new(ir, |f, inputs| {

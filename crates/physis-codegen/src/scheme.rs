@@ -99,7 +99,8 @@ pub(crate) fn jacobian_fill(
             quote!(seed),
             quote!(col),
         ),
-        Store::Heap => (quote!(), quote!(self.seed), quote!(self.col)),
+        // The heap's buffers are as long as the longest unknown of the model's Newtons.
+        Store::Heap => (quote!(), quote!(self.seed[..#d]), quote!(self.col[..#d])),
     };
     let at = At {
         s: quote!(&#seed[..]),
@@ -179,7 +180,7 @@ pub(crate) fn implicit(
                     }
                     let Self { k, b, seed, col, .. } = self;
                     let (k, b) = (&**k, &mut **b);
-                    jac.fill_by_colours(&mut seed[..], &mut col[..], |s, out| #colour);
+                    jac.fill_by_colours(&mut seed[..#d], &mut col[..#d], |s, out| #colour);
                     true
                 }
             }

@@ -178,3 +178,24 @@ fn grid_fields_keep_their_shape_in_the_typed_api() {
     assert!(centre > 0.0);
     assert_eq!(run.final_state.phi[0], 0.0);
 }
+
+#[test]
+#[allow(clippy::print_stderr)] // the figure reported
+fn generated_radau5_on_a_grid_meets_the_heat_closed_form() {
+    // ANCHORS.md A4: u_i(t) = sin(π·x_i)·e^(−λt), λ = 4·D/Δx²·sin²(π·Δx/2), Δx = 1/101 m.
+    let run = test_models::HeatRadauGrid::new().run().unwrap();
+    let dx = 1.0 / 101.0;
+    let lambda = 4.0 / (dx * dx) * (std::f64::consts::PI * dx / 2.0).sin().powi(2);
+    let decay = (-lambda * run.final_t).exp();
+    assert_eq!(run.final_t, 0.1, "lands on the stop");
+    let mut worst = 0.0f64;
+    for (got, node) in [(run.quarter.last(), 25.0), (run.mid.last(), 50.0)] {
+        let want = (std::f64::consts::PI * node * dx).sin() * decay;
+        worst = worst.max(((got.copied().unwrap() - want) / want).abs());
+    }
+    eprintln!(
+        "generated radau5 heat (102 nodes) at 1e-8: error {worst:.2e} in {} steps",
+        run.stats.steps
+    );
+    assert!(worst < 1e-9, "error {worst:e}");
+}
