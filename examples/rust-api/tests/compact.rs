@@ -148,21 +148,21 @@ enum E {
 struct Rng(u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    fn next_u64(&mut self) -> u64 {
         self.0 = physis_oracle::seeds::mix(self.0);
         self.0
     }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
     fn value(&mut self) -> f64 {
         match self.below(8) {
             0 => 0.0,
             1 => -0.0,
             2 => [1.0, -1.0, 0.5, 2.0, 3.0][self.below(5)],
-            3 => f64::from_bits(self.next()), // anything, NaN and infinities included
+            3 => f64::from_bits(self.next_u64()), // anything, NaN and infinities included
             _ => {
-                (self.next() as f64 / u64::MAX as f64 - 0.5) * 10f64.powi(self.below(13) as i32 - 6)
+                (self.next_u64() as f64 / u64::MAX as f64 - 0.5) * 10f64.powi(self.below(13) as i32 - 6)
             }
         }
     }

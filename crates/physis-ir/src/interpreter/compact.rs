@@ -10,8 +10,9 @@
 //! - A multiply read only by the next add or subtract is fused into it (the rule of
 //!   `fuse`, shared with the lane tape); it still rounds twice, never a fused multiply-add.
 //! - Inputs are read by one opcode per source.
-//! - Arrays are expanded element by element (small arrays only: see [`MAX_CODE`]); a tape
-//!   with a stencil, reduction, pick or dense solve stays on [`Tape::run`].
+//! - Small arrays are expanded element by element (arithmetic on up to [`MAX_ARRAY`]
+//!   elements, moves of up to [`MAX_MOVE`]); a tape with a larger array, a stencil,
+//!   reduction, pick or dense solve stays on [`Tape::run`], whose array loops vectorise.
 //!
 //! Library functions are the same `physis_runtime::scalar` calls ([`UnOp::apply`],
 //! [`BinOp::apply`], [`eval::powi`], [`eval::select`]) the tape and generated code make.
@@ -27,8 +28,13 @@ const FIELD: u32 = 14;
 const MAX_REGS: usize = 1 << FIELD;
 /// Smallest register file (the fewest instantiations of the loop worth having).
 const MIN_REGS: usize = 16;
-/// Most instructions after expanding arrays: past it the tape's own array loops are better.
-pub const MAX_CODE: usize = 1 << 16;
+/// Most instructions after expanding arrays.
+const MAX_CODE: usize = 1 << 16;
+/// Largest array operation expanded element by element: past it one dispatch per element
+/// costs more than the tape's vectorised array loop saves.
+pub const MAX_ARRAY: u32 = 8;
+/// Largest array move (load, pack, splat, gather) expanded: a copy per element either way.
+pub const MAX_MOVE: u32 = 256;
 
 // Opcodes. Loads read one input each; the rest are the tape's scalar instructions and the
 // three fused forms.
@@ -91,6 +97,19 @@ fn scalar_code(code: &[Ins]) -> Option<Vec<Ins>> {
     let mut out = Vec::with_capacity(code.len());
     for ins in code {
         if out.len() > MAX_CODE {
+            return None;
+        }
+        let wide = match *ins {
+            Ins::VUn { n, .. }
+            | Ins::VBin { n, .. }
+            | Ins::VPowi { n, .. }
+            | Ins::VSelect { n, .. } => n > MAX_ARRAY,
+            Ins::LoadRange { n, .. } | Ins::Splat { n, .. } => n > MAX_MOVE,
+            Ins::Pack { ref src, .. } => src.len() > MAX_MOVE as usize,
+            Ins::Gather { ref idx, .. } => idx.len() > MAX_MOVE as usize,
+            _ => false,
+        };
+        if wide {
             return None;
         }
         match *ins {
