@@ -162,7 +162,8 @@ impl Rng {
             2 => [1.0, -1.0, 0.5, 2.0, 3.0][self.below(5)],
             3 => f64::from_bits(self.next_u64()), // anything, NaN and infinities included
             _ => {
-                (self.next_u64() as f64 / u64::MAX as f64 - 0.5) * 10f64.powi(self.below(13) as i32 - 6)
+                (self.next_u64() as f64 / u64::MAX as f64 - 0.5)
+                    * 10f64.powi(self.below(13) as i32 - 6)
             }
         }
     }
