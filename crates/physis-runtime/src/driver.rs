@@ -134,6 +134,7 @@ fn finite(v: &[f64]) -> bool {
 /// Whether every slot of `a` and of `b` is finite, in one branch-free pass: `x − x` is 0 for
 /// a finite `x` and NaN for an infinite or NaN one, and a NaN survives the sum.
 #[inline]
+#[allow(clippy::eq_op)] // `x − x` is the test itself, not a slip
 fn finite_both(a: &[f64], b: &[f64]) -> bool {
     let mut acc = 0.0;
     for (x, y) in a.iter().zip(b) {
