@@ -341,6 +341,7 @@ fn check_random(seed: u64) -> Result<(), String> {
 }
 
 #[test]
+#[allow(clippy::print_stderr)] // the seed is printed so a failure can be replayed
 fn random_expressions_match_plain_ieee_arithmetic_in_compact_form() {
     let file =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/regressions/compact_random.txt");
