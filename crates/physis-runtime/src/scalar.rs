@@ -110,6 +110,42 @@ unary_ops! {
     Tanh => fn tanh(a) { a.tanh() }
 }
 
+/// `f64::min` with the sign of a zero tie fixed: `f64::min` leaves `min(+0, −0)` unspecified,
+/// and LLVM picks either operand depending on how the call was inlined, so two back ends
+/// calling the same function could disagree in the sign bit.
+#[inline]
+fn least(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else if b < a {
+        b
+    } else if a == b {
+        // Equal: the same bits, or two zeros, where −0 wins (its sign bit survives the or).
+        f64::from_bits(a.to_bits() | b.to_bits())
+    } else if a.is_nan() {
+        b
+    } else {
+        a
+    }
+}
+
+/// `f64::max` with the sign of a zero tie fixed (see [`least`]).
+#[inline]
+fn greatest(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else if b > a {
+        b
+    } else if a == b {
+        // Equal: the same bits, or two zeros, where +0 wins (a clear sign bit survives the and).
+        f64::from_bits(a.to_bits() & b.to_bits())
+    } else if a.is_nan() {
+        b
+    } else {
+        a
+    }
+}
+
 binary_ops! {
     /// `a + b`
     Add => fn add(a, b) { a + b }
@@ -125,10 +161,10 @@ binary_ops! {
     Atan2 => fn atan2(a, b) { a.atan2(b) }
     /// `√(a² + b²)` without overflow
     Hypot => fn hypot(a, b) { a.hypot(b) }
-    /// smaller of the two (a NaN operand is ignored, as `f64::min`)
-    Min => fn min(a, b) { a.min(b) }
-    /// larger of the two (as `f64::max`)
-    Max => fn max(a, b) { a.max(b) }
+    /// smaller of the two (a NaN operand is ignored, as `f64::min`; `−0` below `+0`)
+    Min => fn min(a, b) { least(a, b) }
+    /// larger of the two (a NaN operand is ignored, as `f64::max`; `+0` above `−0`)
+    Max => fn max(a, b) { greatest(a, b) }
     /// `1` if `a < b` else `0`
     Lt => fn lt(a, b) { truth(a < b) }
     /// `1` if `a ≤ b` else `0`
@@ -282,6 +318,24 @@ mod tests {
         assert_eq!(BinOp::Le.apply(2.0, 2.0), 1.0);
         assert_eq!(BinOp::Ne.apply(f64::NAN, f64::NAN), 1.0);
         assert_eq!(BinOp::ALL.len(), 15);
+    }
+
+    #[test]
+    fn min_and_max_order_signed_zeros_and_ignore_a_nan() {
+        let (p, n) = (0.0f64, -0.0f64);
+        for (a, b) in [(p, n), (n, p)] {
+            assert_eq!(max(a, b).to_bits(), p.to_bits(), "max({a}, {b})");
+            assert_eq!(min(a, b).to_bits(), n.to_bits(), "min({a}, {b})");
+        }
+        assert_eq!(max(n, n).to_bits(), n.to_bits());
+        assert_eq!(min(p, p).to_bits(), p.to_bits());
+        assert_eq!(max(f64::NAN, 2.0), 2.0);
+        assert_eq!(max(2.0, f64::NAN), 2.0);
+        assert_eq!(min(f64::NAN, -2.0), -2.0);
+        assert!(max(f64::NAN, f64::NAN).is_nan());
+        assert_eq!(max(-1.0, f64::NEG_INFINITY), -1.0);
+        assert_eq!(min(3.0, 3.0), 3.0);
+        assert_eq!(min(f64::INFINITY, 1e308), 1e308);
     }
 
     #[test]
