@@ -3,6 +3,7 @@
 //! independent references and time ratios (see `bench/src/side/`).
 //!
 //! `cargo run --release -p bench --bin side_by_side -- [--rounds N] [--quick] [--stiff-only]
+//!  [--tables a1,a3,a4]
 //!  [--problems robertson,van_der_pol,hires,heat,brusselator] [--tolerances 1e-4,1e-6,1e-8]
 //!  [--python bench/.venv/bin/python | --no-scipy]` (`bench/run-stiff.sh` runs the stiff
 //!  tables with SciPy in one command)
@@ -12,7 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bench::side::stiff::Problem;
-use bench::side::{Config, run_all};
+use bench::side::{Config, NonStiff, run_all};
 use clap::Parser;
 
 #[derive(Parser)]
@@ -28,12 +29,17 @@ struct Args {
     /// Brusselator).
     #[arg(long, value_delimiter = ',', default_values_t = vec![1e-4, 1e-6, 1e-8, 1e-10])]
     tolerances: Vec<f64>,
-    /// Stiff problems to run: robertson, van_der_pol, hires, heat, brusselator (default all).
+    /// Stiff problems to run: robertson, van_der_pol, hires, heat, brusselator (default all;
+    /// naming problems or tables runs only those named).
     #[arg(long, value_delimiter = ',')]
     problems: Vec<String>,
     /// Only the stiff tables.
     #[arg(long)]
     stiff_only: bool,
+    /// Which of the A1, A3 and A4 tables to run: a1, a3, a4 (default all; e.g. one table
+    /// under a profiler with many rounds).
+    #[arg(long, value_delimiter = ',')]
+    tables: Vec<String>,
     /// Python with SciPy (default: bench/.venv/bin/python when it exists).
     #[arg(long)]
     python: Option<PathBuf>,
@@ -57,13 +63,26 @@ fn main() -> ExitCode {
             }
         }
     }
-    if problems.is_empty() {
+    // Naming tables or problems runs only those named.
+    if problems.is_empty() && a.tables.is_empty() {
         problems = Problem::ALL.to_vec();
+    }
+    let stiff_only = a.stiff_only || (a.tables.is_empty() && !a.problems.is_empty());
+    let mut nonstiff = Vec::new();
+    for key in &a.tables {
+        match NonStiff::from_key(key) {
+            Some(t) => nonstiff.push(t),
+            None => {
+                eprintln!("error: unknown table `{key}` (a1, a3, a4)");
+                return ExitCode::from(2);
+            }
+        }
     }
     let cfg = if a.quick {
         Config {
             problems,
-            stiff_only: a.stiff_only,
+            stiff_only,
+            nonstiff,
             ..Config::quick()
         }
     } else {
@@ -78,7 +97,8 @@ fn main() -> ExitCode {
             min_round_s: 1e-2,
             tolerances: a.tolerances,
             problems,
-            stiff_only: a.stiff_only,
+            stiff_only,
+            nonstiff,
             python,
             scipy_repeat: a.scipy_repeat,
         }

@@ -37,6 +37,8 @@ pub struct Config {
     pub problems: Vec<Problem>,
     /// Only the stiff tables (no A1, A3, A4 at fixed step).
     pub stiff_only: bool,
+    /// Which of A1, A3 and A4 to run (all when empty; none with `stiff_only`).
+    pub nonstiff: Vec<NonStiff>,
     /// Python with SciPy for SciPy's rows (`None`: no SciPy rows).
     pub python: Option<PathBuf>,
     /// Solves per SciPy row (median).
@@ -56,8 +58,39 @@ impl Config {
                 .filter(|p| *p != Problem::Brusselator)
                 .collect(),
             stiff_only: false,
+            nonstiff: Vec::new(),
             python: None,
             scipy_repeat: 1,
+        }
+    }
+}
+
+/// The tables other than the stiff work-precision ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NonStiff {
+    /// A1 Lotka–Volterra, rk45 at 1e-8.
+    A1,
+    /// A3 bouncing ball, 7 bounces at 1e-12.
+    A3,
+    /// A4 heat, Crank–Nicolson at diffsol BDF's error.
+    A4,
+}
+
+impl NonStiff {
+    /// Every one, in the order printed.
+    pub const ALL: [NonStiff; 3] = [NonStiff::A1, NonStiff::A3, NonStiff::A4];
+
+    /// The table named by `key` (`a1`, `a3`, `a4`).
+    pub fn from_key(key: &str) -> Option<NonStiff> {
+        Self::ALL.into_iter().find(|t| t.key() == key)
+    }
+
+    /// The table's key on the command line.
+    pub fn key(self) -> &'static str {
+        match self {
+            NonStiff::A1 => "a1",
+            NonStiff::A3 => "a3",
+            NonStiff::A4 => "a4",
         }
     }
 }
@@ -65,11 +98,17 @@ impl Config {
 /// Every table of one run.
 pub fn run_all(cfg: &Config) -> Result<Vec<Table>, ours::LoadError> {
     let refs = scipy::references();
-    let mut tables = if cfg.stiff_only {
-        Vec::new()
-    } else {
-        vec![a1(cfg, &refs)?, a3(cfg)?, a4(cfg)?]
-    };
+    let mut tables = Vec::new();
+    for t in NonStiff::ALL {
+        if cfg.stiff_only || !(cfg.nonstiff.is_empty() || cfg.nonstiff.contains(&t)) {
+            continue;
+        }
+        tables.push(match t {
+            NonStiff::A1 => a1(cfg, &refs)?,
+            NonStiff::A3 => a3(cfg)?,
+            NonStiff::A4 => a4(cfg)?,
+        });
+    }
     let keys: Vec<&str> = cfg.problems.iter().map(|p| p.key()).collect();
     let scipy_rows = cfg.python.as_ref().map(|py| {
         let atol: Vec<(&str, f64)> = cfg
