@@ -3,7 +3,7 @@
 //! paths, Euler–Maruyama step 1e-3), interpreted from `bench/anchors/ensemble/*.hph`: the
 //! ensemble in lanes (`LaneProgram`) on 1 and 2 threads and member by member, against a
 //! hand-written loop doing the same arithmetic with the same noise, in the same run. The
-//! allocator is mimalloc, as in the `physis` binary. Run:
+//! allocator is the system's, as in the `physis` binary. Run:
 //! `cargo bench -p physis-ir --bench ensembles`.
 #![allow(missing_docs)]
 
@@ -14,9 +14,6 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use physis_ir::IrModel;
 use physis_runtime::{Sweep, linspace};
 use rayon::prelude::*;
-
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[path = "common/anchors.rs"]
 #[allow(dead_code)] // `interleaved` serves the other tools

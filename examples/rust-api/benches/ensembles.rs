@@ -4,7 +4,7 @@
 //! compile counted in each run), and the code the build step generates from the same
 //! `bench/anchors/ensemble/*.hph`, in lockstep lanes (`<Model>Lanes`) and member by member,
 //! on 1 and 2 threads. Times are taken in interleaved rounds (each round runs every
-//! contender once), fastest and median of each, with mimalloc as the allocator (as in the
+//! contender once), fastest and median of each, with the system allocator (as in the
 //! `physis` binary).
 //!
 //! `cargo bench -p rust-api --bench ensembles [-- ROUNDS]`
@@ -26,9 +26,6 @@ use common::{
 use physis_ir::{IrModel, LaneProgram};
 use physis_runtime::{Ensemble, MODEL_LANES, ModelLaneFactory, ParamSet, Sweep, linspace};
 use rayon::prelude::*;
-
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn lorenz_model(p: &ParamSet) -> Result<Lorenz, String> {
     Ok(Lorenz::with_params(LorenzParams {
