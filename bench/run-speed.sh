@@ -4,7 +4,8 @@
 #   1. the side-by-side harness (A1, A3, A4 and the stiff work-precision tables: ours
 #      generated and interpreted, fresh and with the run reused, diffsol, a hand DP5);
 #   2. the ensembles (hand loop, interpreter lanes, generated lanes and member by member);
-#   3. the time to a first result of `physis run examples/projectile.hph --summary`:
+#   3. the time to a first result of `physis run examples/projectile.hph --summary`, default
+#      and lean (--no-default-features) builds beside `true` (the floor of any process):
 #      `perf stat -r N` of the default build, when perf is installed, else a loop timed by
 #      /usr/bin/time.
 #
@@ -35,9 +36,12 @@ done
 cd "$root"
 
 echo "## Side by side (A1, A3, A4, stiff)"
-side=(--rounds "$rounds")
+# The Brusselator's 8,192 states take many minutes a row: `bash bench/run-stiff.sh` has it.
+side=(--rounds "$rounds" --tables a1,a3,a4 --problems robertson,van_der_pol,hires,heat)
 if [ "$quick" = 1 ]; then
     side=(--quick)
+elif [ -x target/bench-venv/bin/python ]; then
+    side+=(--python target/bench-venv/bin/python)
 elif [ ! -x bench/.venv/bin/python ]; then
     side+=(--no-scipy)
 fi
@@ -51,17 +55,37 @@ fi
 
 if [ "$startup" = 1 ]; then
     echo
-    echo "## Startup: physis run examples/projectile.hph --summary, $runs runs"
+    echo "## Startup: physis run examples/projectile.hph --summary, $runs runs each, interleaved"
+    # The lean build (no plots, Parquet, studio, JIT) first, kept aside; then the default one.
+    cargo build --release -q -p physis-cli --no-default-features
+    cp target/release/physis target/release/physis-lean
     cargo build --release -q -p physis-cli
-    bin="$root/target/release/physis"
-    ls -l "$bin" | awk '{printf "binary: %.1f MB\n", $5 / 1e6}'
+    bins=("$root/target/release/physis" "$root/target/release/physis-lean")
+    for b in "${bins[@]}"; do
+        ls -l "$b" | awk -v n="$(basename "$b")" '{printf "%s: %.1f MB\n", n, $5 / 1e6}'
+    done
     if command -v perf > /dev/null && perf stat -e task-clock true > /dev/null 2>&1; then
-        perf stat -r "$runs" -e task-clock,page-faults,major-faults \
-            "$bin" run examples/projectile.hph --summary > /dev/null
+        # `true` is the floor of starting any process on this machine; three interleaved
+        # passes of `perf stat -r N` each, task-clock (CPU) and page faults.
+        for pass in 1 2 3; do
+            for b in /usr/bin/true "${bins[@]}"; do
+                args=(run examples/projectile.hph --summary)
+                [ "$b" = /usr/bin/true ] && args=()
+                perf stat -x, -r "$runs" -e task-clock,page-faults "$b" "${args[@]}" 2>&1 \
+                    > /dev/null | awk -F, -v n="$(basename "$b")" -v p="$pass" '
+                        /task-clock/ {ms = $1} /page-faults/ {pf = $1}
+                        END {printf "pass %d  %-12s %6.2f ms CPU  %5d page faults\n", p, n, ms, pf}'
+            done
+        done
+        # Spikes: the slowest of N single runs of the default build.
+        for _ in $(seq "$runs"); do
+            perf stat -x, -e task-clock "${bins[0]}" run examples/projectile.hph --summary 2>&1 \
+                > /dev/null | awk -F, '/task-clock/ {print $1}'
+        done | sort -g | awk '{a[NR] = $1} END {printf "physis single runs: median %.2f ms, max %.2f ms (n = %d)\n", a[int((NR + 1) / 2)], a[NR], NR}'
     else
         # One line per run: user+system CPU seconds and minor faults; then their median.
         for _ in $(seq "$runs"); do
-            /usr/bin/time -f "%U %S %R" "$bin" run examples/projectile.hph --summary 2>&1 \
+            /usr/bin/time -f "%U %S %R" "${bins[0]}" run examples/projectile.hph --summary 2>&1 \
                 > /dev/null | tail -1
         done | awk '{cpu[NR] = ($1 + $2) * 1000; f[NR] = $3}
             END {n = asort(cpu); asort(f);
