@@ -258,3 +258,35 @@ fn bad_ensembles_are_usage_errors() {
         "{err}"
     );
 }
+
+/// An ensemble's summary ends with what computed its members: lanes compiled at once with
+/// `--jit`, interpreted with `--no-jit`, compiled only once the lanes have done enough work by
+/// default (three members never do), and member by member for a model lanes cannot run (an
+/// adaptive scheme). Every choice gives the same final statistics, bit for bit.
+#[test]
+fn the_summary_says_which_back_end_ran_the_members() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", OU, "--ensemble", "3", "--summary"];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let (native, tape, tiered) = (run(&["--jit"]), run(&["--no-jit"]), run(&[]));
+    let text = native["backend"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with("jit: ") && text.contains("step") && text.ends_with(", lanes"),
+        "{text}"
+    );
+    assert_eq!(tape["backend"], "interpreter, lanes", "{tape}");
+    assert_eq!(
+        tiered["backend"], "interpreter, lanes (run too short to compile)",
+        "{tiered}"
+    );
+    for s in [&native, &tape] {
+        assert_eq!(s["final"], tiered["final"]);
+    }
+    let adaptive = json(&["run", PROJECTILE, "--sweep", "k=0.1..0.2 Hz:2", "--summary"]);
+    assert_eq!(
+        adaptive["backend"], "interpreter, member by member",
+        "{adaptive}"
+    );
+}

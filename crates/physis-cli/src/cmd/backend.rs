@@ -45,15 +45,52 @@ impl Backend {
     }
 }
 
-/// Hands the JIT to an ensemble's lane program unless `no_jit` (or the feature is off):
-/// compiled at once with `at_once`, else once the lanes have interpreted as many rows as
-/// compiling costs.
-#[allow(unused_variables)] // without the `jit` feature nothing is attached
-pub fn attach_lanes(program: &LaneProgram, at_once: bool, no_jit: bool) {
+/// The choice made for an ensemble, read back after it.
+pub struct Lanes {
+    /// Whether the members ran in lanes (a [`LaneProgram`]) rather than one by one.
+    lanes: bool,
     #[cfg(feature = "jit")]
-    if !no_jit {
+    jit: Option<physis_jit::Jit>,
+}
+
+impl Lanes {
+    /// What ran: `interpreter, member by member` (no lane program: each member on its own
+    /// tapes), `interpreter, lanes`, `interpreter, lanes (run too short to compile)`, or the
+    /// JIT's lane report followed by `, lanes`.
+    pub fn describe(&self) -> String {
+        if !self.lanes {
+            return "interpreter, member by member".to_string();
+        }
+        #[cfg(feature = "jit")]
+        if let Some(jit) = &self.jit {
+            return match jit.lane_report() {
+                Some(report) => format!("{report}, lanes"),
+                None => "interpreter, lanes (run too short to compile)".to_string(),
+            };
+        }
+        "interpreter, lanes".to_string()
+    }
+}
+
+/// Hands the JIT to an ensemble's lane program, if it has one, unless `no_jit` (or the
+/// feature is off): compiled at once with `at_once`, else once the lanes have interpreted as
+/// many rows as compiling costs.
+#[allow(unused_variables)] // without the `jit` feature nothing is attached
+pub fn attach_lanes(program: Option<&LaneProgram>, at_once: bool, no_jit: bool) -> Lanes {
+    #[cfg(feature = "jit")]
+    if let (Some(program), false) = (program, no_jit) {
         use physis_jit::{Jit, When};
         let when = if at_once { When::AtOnce } else { When::Tiered };
-        physis_jit::tier_lanes(program, &Jit::new(), when);
+        let jit = Jit::new();
+        physis_jit::tier_lanes(program, &jit, when);
+        return Lanes {
+            lanes: true,
+            jit: Some(jit),
+        };
+    }
+    Lanes {
+        lanes: program.is_some(),
+        #[cfg(feature = "jit")]
+        jit: None,
     }
 }

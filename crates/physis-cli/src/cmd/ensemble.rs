@@ -173,9 +173,7 @@ pub fn execute(run: &RunArgs, args: &EnsembleArgs, output: &Output<'_>) -> Resul
     let program = LaneProgram::new(&prepared.ir).ok().flatten();
     // Lane tapes compile to native code once the ensemble has interpreted enough rows to
     // repay it (once for every batch and thread; the same bits either way).
-    if let Some(program) = &program {
-        super::backend::attach_lanes(program, output.jit, output.no_jit);
-    }
+    let backend = super::backend::attach_lanes(program.as_deref(), output.jit, output.no_jit);
     let lanes = |sets: &[ParamSet]| -> Option<Box<dyn LaneKernel>> {
         let params: Vec<Vec<f64>> = sets.iter().map(params_of).collect();
         let kernel = program.as_ref()?.kernel(&params)?;
@@ -195,7 +193,8 @@ pub fn execute(run: &RunArgs, args: &EnsembleArgs, output: &Output<'_>) -> Resul
         .run_with_progress(|done, _| progress.set(done as u64))
         .map_err(ensemble_failed);
     progress.finish();
-    let result = result?;
+    let mut result = result?;
+    result.backend = Some(backend.describe());
     write(&result, args, output, json)?;
     note_reasons(&result);
     Ok(())

@@ -185,7 +185,8 @@ impl EnsembleResult {
     /// ...}, "excluded", "series", "final": {"mean": {...}, "std": {...}, "quantiles":
     /// {"0.05": {...}, ...}}}`; the `final` maps hold `t`, every state (vector states as
     /// arrays) and every observe, in declaration order. `series` is
-    /// `{"grid": "record"|"step", "every": Δ, "points": K}` or `{"none": "why"}`.
+    /// `{"grid": "record"|"step", "every": Δ, "points": K}` or `{"none": "why"}`. Last,
+    /// `"backend"` when [`EnsembleResult::backend`] is set.
     pub fn summary_json(&self) -> String {
         serde_json::to_string(&SummaryJson(self)).unwrap_or_default()
     }
@@ -196,13 +197,16 @@ struct SummaryJson<'a>(&'a EnsembleResult);
 impl Serialize for SummaryJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let r = self.0;
-        let mut m = s.serialize_map(Some(6))?;
+        let mut m = s.serialize_map(Some(6 + usize::from(r.backend.is_some())))?;
         m.serialize_entry("simulation", &r.info.name)?;
         m.serialize_entry("members", &r.members.len())?;
         m.serialize_entry("reasons", &Reasons(r))?;
         m.serialize_entry("excluded", &r.excluded())?;
         m.serialize_entry("series", &SeriesNote(r))?;
         m.serialize_entry("final", &Final(r))?;
+        if let Some(backend) = &r.backend {
+            m.serialize_entry("backend", backend)?;
+        }
         m.end()
     }
 }

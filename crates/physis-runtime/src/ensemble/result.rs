@@ -109,6 +109,9 @@ pub struct EnsembleResult {
     pub series: Option<Series>,
     /// Why there is no series, when there is none.
     pub no_series: Option<String>,
+    /// What computed the members, when the caller says (the `physis` CLI: interpreted or
+    /// compiled, in lanes or member by member); the summary's last key.
+    pub backend: Option<String>,
 }
 
 impl EnsembleResult {
@@ -182,6 +185,7 @@ pub(crate) fn assemble(
         finals,
         series,
         no_series,
+        backend: None,
     }
 }
 
