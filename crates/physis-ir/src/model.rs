@@ -90,6 +90,9 @@ pub struct IrModel {
     pub margins: Function,
     /// Observed columns.
     pub observe: Function,
+    /// `observe` pruned to the observes conserve clauses name ([`Conserved`]), for the
+    /// driver's drift check after a step whose sample nobody reads.
+    pub conserved: Conserved,
     /// Resets per event.
     pub resets: Vec<ResetSpec>,
     /// Where the implicit residual's Jacobian `∂residual/∂next` may be non-zero, when the
@@ -101,6 +104,43 @@ pub struct IrModel {
     /// How the implicit residual depends on `next` ([`crate::affine::residual_form`]);
     /// `General` for explicit schemes.
     pub residual_form: physis_runtime::ResidualForm,
+}
+
+/// The observe function pruned to what the conserve clauses read: the outputs of
+/// `observe` that hold a conserved observe, and nothing they do not need.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Conserved {
+    /// The pruned function (no outputs when the model has no conserve clause).
+    pub func: Function,
+    /// For each slot `func` fills, in order, the observe slot it is (its index in
+    /// [`ModelInfo::observes`]).
+    pub slots: Vec<u32>,
+}
+
+impl Conserved {
+    /// `observe` pruned to the observes `info`'s conserve clauses name.
+    pub fn of(observe: &Function, info: &ModelInfo) -> Conserved {
+        let mut keep = Vec::new();
+        let mut slots = Vec::new();
+        let mut at = 0u32;
+        for (k, v) in observe.outputs.iter().enumerate() {
+            let len = observe.ty(*v).len() as u32;
+            let range = at..at + len;
+            if info
+                .conserves
+                .iter()
+                .any(|c| range.contains(&(c.observe as u32)))
+            {
+                keep.push(k);
+                slots.extend(range);
+            }
+            at += len;
+        }
+        Conserved {
+            func: observe.keep_outputs("conserved", &keep),
+            slots,
+        }
+    }
 }
 
 impl IrModel {
@@ -139,6 +179,9 @@ impl IrModel {
             &self.margins,
             &self.observe,
         ];
+        if !self.conserved.slots.is_empty() {
+            fs.push(&self.conserved.func);
+        }
         match &self.scheme.fns {
             SchemeFns::Explicit { step, .. } => fs.push(step),
             SchemeFns::Implicit {
@@ -324,6 +367,7 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
     Ok(IrModel {
         jacobian_pattern,
         residual_form,
+        conserved: Conserved::of(&observe, &info),
         info: Arc::new(info),
         params,
         runs,
