@@ -83,6 +83,8 @@ pub(crate) struct Fns {
     pub(crate) rate_jvp: usize,
     pub(crate) margins: usize,
     pub(crate) observe: usize,
+    /// `conserved_at` (the observes conserve clauses name), when the model has any.
+    pub(crate) conserved: Option<usize>,
     /// One per event, in event order.
     pub(crate) resets: Vec<usize>,
     pub(crate) scheme: SchemeGens,
@@ -176,6 +178,12 @@ impl Fns {
                 }
             }
         };
+        // Last, so that a model without conserve clauses generates what it did before.
+        let conserved = if ir.conserved.slots.is_empty() {
+            None
+        } else {
+            Some(gen_fn("conserved_at", &ir.conserved.func, 0)?)
+        };
         Ok(Fns {
             list,
             initial,
@@ -183,6 +191,7 @@ impl Fns {
             rate_jvp,
             margins,
             observe,
+            conserved,
             resets,
             scheme,
         })
@@ -210,6 +219,8 @@ struct Methods {
     rate_jvp: TokenStream,
     margins: TokenStream,
     observe: TokenStream,
+    /// The `conserved` method, when the model has conserve clauses.
+    conserved: Option<TokenStream>,
     /// One `match event` arm per reset.
     reset_arms: Vec<TokenStream>,
     /// `step` and the implicit methods.
@@ -241,6 +252,23 @@ impl Methods {
                 quote!(#j => { let mut v = [0.0f64; #n]; #c #(#writes)* })
             })
             .collect();
+        // The conserved observes into a local array, then each into its observe slot.
+        let conserved = fns.conserved.map(|i| {
+            let n = usize_lit(g(i).out);
+            let c = call(i, &at, nan.clone(), quote!(v));
+            let writes = ir.conserved.slots.iter().enumerate().map(|(k, s)| {
+                let (k, s) = (usize_lit(k), usize_lit(*s as usize));
+                quote!(if let Some(d) = out.get_mut(#s) { *d = v[#k]; })
+            });
+            quote! {
+                fn conserved(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+                    let r = dydt;
+                    let mut v = [0.0f64; #n];
+                    #c
+                    #(#writes)*
+                }
+            }
+        });
         let own = Call::new(store, dim, nw, &nan);
         let scheme = match &fns.scheme {
             SchemeGens::Explicit { step, outs } => {
@@ -281,6 +309,7 @@ impl Methods {
             ),
             margins: call(fns.margins, &at, nan.clone(), quote!(out)),
             observe: call(fns.observe, &at, nan.clone(), quote!(out)),
+            conserved,
             reset_arms,
             scheme,
         }
@@ -315,6 +344,7 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
         rate_jvp,
         margins,
         observe,
+        conserved,
         reset_arms,
         scheme,
     } = Methods::new(store, ir, &fns);
@@ -381,6 +411,8 @@ pub fn model_items(plan: &Plan, ir: &IrModel) -> Result<(TokenStream, Storage), 
                 let r = dydt;
                 #observe
             }
+
+            #conserved
 
             #lane_method
         }

@@ -279,6 +279,45 @@ impl Function {
             .any(|i| matches!(i.op, Op::Load(s, _) | Op::LoadRange(s, _, _) if s == src))
     }
 
+    /// The function returning only the outputs `keep` (indices into [`Function::outputs`],
+    /// in that order), with every instruction they do not need removed and the rest
+    /// renumbered densely in their order. The kept outputs are computed by the very same
+    /// operations, so they are the same bits.
+    pub fn keep_outputs(&self, name: &str, keep: &[usize]) -> Function {
+        let mut live = vec![false; self.insts.len()];
+        let outputs: Vec<ValueId> = keep
+            .iter()
+            .filter_map(|&k| self.outputs.get(k))
+            .copied()
+            .collect();
+        for v in &outputs {
+            live[v.index()] = true;
+        }
+        for i in (0..self.insts.len()).rev() {
+            if live[i] {
+                self.insts[i]
+                    .op
+                    .for_each_operand(|v| live[v.index()] = true);
+            }
+        }
+        let mut rename = vec![ValueId(u32::MAX); self.insts.len()];
+        let mut insts = Vec::new();
+        for (i, inst) in self.insts.iter().enumerate() {
+            if live[i] {
+                rename[i] = ValueId(insts.len() as u32);
+                insts.push(Inst {
+                    op: inst.op.map_operands(|v| rename[v.index()]),
+                    ty: inst.ty,
+                });
+            }
+        }
+        Function {
+            name: name.to_string(),
+            insts,
+            outputs: outputs.iter().map(|v| rename[v.index()]).collect(),
+        }
+    }
+
     /// Largest index + 1 loaded from `src` (0 when none): the input length it needs.
     pub fn input_extent(&self, src: Source) -> usize {
         self.insts

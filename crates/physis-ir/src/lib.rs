@@ -64,6 +64,6 @@ pub use ir::{
 };
 pub use layout::{Dynamics, Layout, Part};
 pub use lower::{LowerError, lower, lower_with_source};
-pub use model::{IrModel, ModelSpec, NamedRun, ParamSpec, ResetSpec, assemble};
+pub use model::{Conserved, IrModel, ModelSpec, NamedRun, ParamSpec, ResetSpec, assemble};
 pub use scheme::{Role, SBinding, SExpr, SchemeDef};
 pub use specialise::{SVal, SchemeCtx, SchemeFns, Specialised, specialise};

@@ -90,6 +90,9 @@ pub struct IrModel {
     pub margins: Function,
     /// Observed columns.
     pub observe: Function,
+    /// `observe` pruned to the observes conserve clauses name ([`Conserved`]), for the
+    /// driver's drift check after a step whose sample nobody reads.
+    pub conserved: Conserved,
     /// Resets per event.
     pub resets: Vec<ResetSpec>,
     /// Where the implicit residual's Jacobian `∂residual/∂next` may be non-zero, when the
@@ -101,6 +104,40 @@ pub struct IrModel {
     /// How the implicit residual depends on `next` ([`crate::affine::residual_form`]);
     /// `General` for explicit schemes.
     pub residual_form: physis_runtime::ResidualForm,
+}
+
+/// The observe function pruned to what the conserve clauses read: the outputs of
+/// `observe` that hold a conserved observe, and nothing they do not need.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Conserved {
+    /// The pruned function (no outputs when the model has no conserve clause).
+    pub func: Function,
+    /// For each slot `func` fills, in order, the observe slot it is (its index in
+    /// [`ModelInfo::observes`]).
+    pub slots: Vec<u32>,
+}
+
+impl Conserved {
+    /// `observe` pruned to the observe slots `named` (those the conserve clauses name,
+    /// [`physis_runtime::ConserveInfo::observe`]).
+    pub fn of(observe: &Function, named: &[usize]) -> Conserved {
+        let mut keep = Vec::new();
+        let mut slots = Vec::new();
+        let mut at = 0u32;
+        for (k, v) in observe.outputs.iter().enumerate() {
+            let len = observe.ty(*v).len() as u32;
+            let range = at..at + len;
+            if named.iter().any(|&c| range.contains(&(c as u32))) {
+                keep.push(k);
+                slots.extend(range);
+            }
+            at += len;
+        }
+        Conserved {
+            func: observe.keep_outputs("conserved", &keep),
+            slots,
+        }
+    }
 }
 
 impl IrModel {
@@ -139,6 +176,9 @@ impl IrModel {
             &self.margins,
             &self.observe,
         ];
+        if !self.conserved.slots.is_empty() {
+            fs.push(&self.conserved.func);
+        }
         match &self.scheme.fns {
             SchemeFns::Explicit { step, .. } => fs.push(step),
             SchemeFns::Implicit {
@@ -321,9 +361,11 @@ pub fn assemble(spec: ModelSpec, scheme: &SchemeDef) -> Result<IrModel, IrError>
         } => crate::affine::residual_form(residual, jvp, jacobian.as_ref()),
         _ => physis_runtime::ResidualForm::General,
     };
+    let conserved_slots: Vec<usize> = info.conserves.iter().map(|c| c.observe).collect();
     Ok(IrModel {
         jacobian_pattern,
         residual_form,
+        conserved: Conserved::of(&observe, &conserved_slots),
         info: Arc::new(info),
         params,
         runs,
@@ -442,4 +484,32 @@ fn time_only(margins: &Function, k: usize) -> Result<bool, IrError> {
     };
     let out = inline(&mut b, &g, &[0], &mut keep)?;
     Ok(!b.finish("slope", &out)?.reads(Source::T))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Conserved;
+    use crate::builder::Builder;
+    use crate::ir::Source;
+
+    #[test]
+    fn the_conserved_function_keeps_whole_outputs_and_says_where_each_slot_goes() {
+        // Outputs: a scalar (slot 0), an array of two (slots 1, 2), a scalar (slot 3).
+        let mut b = Builder::new();
+        let (x, y) = (b.load(Source::State, 0), b.load(Source::State, 1));
+        let a = b.mul(x, y).unwrap();
+        let v = b.load_range(Source::State, 0, 2);
+        let w = b.add(v, v).unwrap();
+        let c = b.div(y, x).unwrap();
+        let f = b.finish("observe", &[a, w, c]).unwrap();
+        // Slot 2 lies in the array: the whole array is kept, both its slots mapped.
+        let k = Conserved::of(&f, &[2]);
+        assert_eq!(k.slots, [1, 2]);
+        assert_eq!(k.func.output_len(), 2);
+        assert_eq!(k.func.op_count(), 1, "only the add: {}", k.func);
+        let k = Conserved::of(&f, &[3, 0, 3]);
+        assert_eq!(k.slots, [0, 3]);
+        assert_eq!(k.func.op_count(), 2, "{}", k.func);
+        assert!(Conserved::of(&f, &[]).slots.is_empty());
+    }
 }

@@ -586,8 +586,10 @@ impl<M: Model> Simulation<M> {
         }
     }
 
-    /// Observes at a state held in one of the buffers, into `obs`.
-    fn observe(&mut self, t: f64, src: Src) {
+    /// Observes at a state held in one of the buffers, into `obs`: every observe, or only
+    /// those conserve clauses name ([`Model::conserved`]) when `conserved` is set (the
+    /// drift check of a sample nobody reads; the other slots of `obs` are then stale).
+    fn observe_some(&mut self, t: f64, src: Src, conserved: bool) {
         let Self {
             model,
             obs,
@@ -604,7 +606,16 @@ impl<M: Model> Simulation<M> {
             Src::Tmp => (&ytmp[..], &dtmp[..]),
             Src::Pre => (&pre[..], &pre_rate[..]),
         };
-        model.observe(t, ys, ds, obs);
+        if conserved {
+            model.conserved(t, ys, ds, obs);
+        } else {
+            model.observe(t, ys, ds, obs);
+        }
+    }
+
+    /// Every observe at a state held in one of the buffers, into `obs`.
+    fn observe(&mut self, t: f64, src: Src) {
+        self.observe_some(t, src, false);
     }
 
     /// Delivers a sample, then checks the conserve clauses against it. Returns `true` when
@@ -618,13 +629,13 @@ impl<M: Model> Simulation<M> {
     ) -> Result<bool, RunError> {
         let unwanted = matches!(kind, SampleKind::Step | SampleKind::Record) && !sink.wants(kind);
         if unwanted {
-            // Nobody reads it: count it, and observe only for the conserve clauses.
+            // Nobody reads it: count it, and observe only what the conserve clauses name.
             self.stats.samples += 1;
             self.last_sample_t = t;
             if !self.obs0_set || self.info.conserves.is_empty() {
                 return Ok(false);
             }
-            self.observe(t, src);
+            self.observe_some(t, src, true);
             return self.check_conserve(sink, t, src);
         }
         self.observe(t, src);
@@ -644,7 +655,8 @@ impl<M: Model> Simulation<M> {
         self.check_conserve(sink, t, src)
     }
 
-    /// Ends the run as `violated` if a conserve clause drifted at the observes in `obs`.
+    /// Ends the run as `violated` if a conserve clause drifted at the observes in `obs`
+    /// (only the slots conserve clauses name are read).
     fn check_conserve(
         &mut self,
         sink: &mut dyn SampleSink,

@@ -229,6 +229,16 @@ pub trait Model {
         out.fill(0.0);
     }
 
+    /// The observes conserve clauses name ([`ModelInfo::conserves`]) at `(t, y)` with
+    /// derivative `dydt`, each into its own slot of `out` (`observes.len()` slots); the
+    /// other slots may be left as they were. The driver calls it for the drift check after
+    /// a step whose sample nobody reads, so a back end that can evaluate fewer observes
+    /// than [`Model::observe`] saves the rest. Each value written must be the very bits
+    /// [`Model::observe`] computes there. The default computes every observe.
+    fn conserved(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+        self.observe(t, y, dydt, out);
+    }
+
     /// A [`LaneKernel`] computing for the members `batch` (models of one simulation with
     /// their own parameters) what each one's methods compute, all lanes in one loop the
     /// compiler can vectorise. `None` (the default) has

@@ -32,6 +32,14 @@ pub trait Wraps {
     fn wrapper_observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
         self.inner_mut().observe(t, y, dydt, out);
     }
+
+    /// The wrapper's conserved observes ([`Model::conserved`]); the inner one's by default.
+    /// A wrapper whose [`Wraps::wrapper_observe`] changes the inner observes, or whose
+    /// observes are more than the inner's, says here how the conserved ones are computed
+    /// (calling [`Wraps::wrapper_observe`] is always right).
+    fn wrapper_conserved(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+        self.inner_mut().conserved(t, y, dydt, out);
+    }
 }
 
 impl<W: Wraps> Model for W {
@@ -123,6 +131,9 @@ impl<W: Wraps> Model for W {
     }
     fn observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
         self.wrapper_observe(t, y, dydt, out);
+    }
+    fn conserved(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+        self.wrapper_conserved(t, y, dydt, out);
     }
     // `lane_kernel` stays `None`: a batch of wrappers is not a batch of inner models, so
     // ensembles call each wrapper lane by lane.

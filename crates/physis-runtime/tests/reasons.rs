@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::{Scheme, model};
-use physis_runtime::{Cause, Cmp, Cond, ReasonKind, RunError, RunOptions, run};
+use physis_runtime::{Cause, Cmp, Cond, Model, ReasonKind, RunError, RunOptions, run};
 
 fn stop_at(b: common::Builder, t_end: f64) -> common::Builder {
     b.atoms(&[Cmp::Ge], move |t, _, _, m| m[0] = t - t_end)
@@ -317,4 +317,89 @@ fn a_conserve_violation_ends_the_run_at_the_first_drifting_step() {
     assert_eq!(end.reason.kind, ReasonKind::Violated);
     assert_eq!(end.stats.steps, 3);
     assert!((end.t - 0.3).abs() < 1e-15, "{}", end.t);
+}
+
+/// The model wrapped, counting calls of the whole observe function and of the conserved
+/// observes.
+struct Counting {
+    inner: common::TestModel,
+    observes: u64,
+    conserved: u64,
+}
+
+impl physis_runtime::Wraps for Counting {
+    type Inner = common::TestModel;
+    fn inner(&self) -> &common::TestModel {
+        &self.inner
+    }
+    fn inner_mut(&mut self) -> &mut common::TestModel {
+        &mut self.inner
+    }
+    fn wrapper_observe(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+        self.observes += 1;
+        self.inner.observe(t, y, dydt, out);
+    }
+    fn wrapper_conserved(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+        self.conserved += 1;
+        self.inner.conserved(t, y, dydt, out);
+    }
+}
+
+/// The oscillator of `drifting_energy_ends_as_violated` with a second, unconserved observe:
+/// with no sink taking the step samples, the drift check after each of the 20 steps asks for
+/// the conserved observes only, and the whole observe function runs for the first sample and
+/// the end alone; with every sample taken, the samples' own observes serve the check.
+#[test]
+fn a_conserve_check_nobody_samples_for_asks_only_for_the_conserved_observes() {
+    struct Nothing;
+    impl physis_runtime::SampleSink for Nothing {
+        fn sample(&mut self, _: &physis_runtime::Sample<'_>) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn wants(&self, _: physis_runtime::SampleKind) -> bool {
+            false
+        }
+    }
+    let build = || Counting {
+        inner: stop_at(
+            model("Osc", Scheme::Euler, &[1.0, 0.0], |_, y, d| {
+                d[0] = y[1];
+                d[1] = -y[0];
+            }),
+            100.0,
+        )
+        .observes(&["x", "energy"], |_, y, _, o| {
+            o[0] = y[0];
+            o[1] = 0.5 * (y[0] * y[0] + y[1] * y[1]);
+        })
+        .conserve(1, 1e-3, "conserve energy within 1e-3", 11)
+        .build(),
+        observes: 0,
+        conserved: 0,
+    };
+    let opts = RunOptions {
+        step: Some(0.01),
+        ..Default::default()
+    };
+    let mut counts = Vec::new();
+    let mut ends = Vec::new();
+    for take in [false, true] {
+        let mut sim = physis_runtime::Simulation::new(build(), &opts).expect("valid");
+        let end = if take {
+            sim.run_in_place(&mut physis_runtime::Collect::default())
+        } else {
+            sim.run_in_place(&mut Nothing)
+        }
+        .expect("runs");
+        let m = sim.into_model();
+        counts.push((m.observes, m.conserved));
+        assert_eq!(end.reason.kind, ReasonKind::Violated);
+        assert_eq!(end.stats.steps, 20);
+        ends.push(end);
+    }
+    assert_eq!(counts[0], (2, 20), "no sink: the first sample and the end");
+    assert_eq!(counts[1], (22, 0), "21 samples and the end");
+    assert_eq!(ends[0].t.to_bits(), ends[1].t.to_bits());
+    assert_eq!(ends[0].state, ends[1].state);
+    assert_eq!(ends[0].observe, ends[1].observe);
 }

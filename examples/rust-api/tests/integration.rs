@@ -5,6 +5,7 @@
 
 mod api;
 mod compact;
+mod conserve;
 mod differential;
 mod driver_regressions;
 mod lanes;

@@ -56,6 +56,11 @@ impl<M: Model> Wraps for Observed<M> {
             *o = y.get(slot).copied().unwrap_or(f64::NAN);
         }
     }
+    fn wrapper_conserved(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+        // Conserve clauses name inner observes only; the extra columns are not needed.
+        let own = self.inner_observes.min(out.len());
+        self.inner.conserved(t, y, dydt, &mut out[..own]);
+    }
 }
 
 #[cfg(test)]

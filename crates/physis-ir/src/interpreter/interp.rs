@@ -66,6 +66,16 @@ impl Prog {
     fn write(&self, from: usize, out: &mut [f64]) {
         self.tape.write(&self.regs, from, out);
     }
+
+    /// Output slot `k` into `out[slots[k]]`, for each `k`.
+    #[inline]
+    fn scatter(&self, slots: &[u32], out: &mut [f64]) {
+        for (r, s) in self.tape.flat.iter().zip(slots) {
+            if let Some(o) = out.get_mut(*s as usize) {
+                *o = self.regs[*r as usize];
+            }
+        }
+    }
 }
 
 /// What the scheme compiled to.
@@ -122,6 +132,8 @@ pub struct TapeModel {
     scheme: SchemeProgs,
     margins: Prog,
     observe: Prog,
+    /// The observes conserve clauses name ([`crate::Conserved`]) and their slots.
+    conserved: (Prog, Arc<[u32]>),
     resets: Vec<(Vec<u32>, Prog)>,
     pattern: Option<Arc<SparsePattern>>,
     form: ResidualForm,
@@ -225,6 +237,10 @@ impl TapeModel {
         let rate_jvp = prog(&model.rate_jvp)?;
         let margins = prog(&model.margins)?;
         let observe = prog(&model.observe)?;
+        let conserved = (
+            prog(&model.conserved.func)?,
+            Arc::from(&model.conserved.slots[..]),
+        );
         let resets = model
             .resets
             .iter()
@@ -240,6 +256,7 @@ impl TapeModel {
             scheme,
             margins,
             observe,
+            conserved,
             resets,
             pattern: model.jacobian_pattern.clone(),
             form: model.residual_form,
@@ -308,6 +325,7 @@ impl TapeModel {
             ("rate_jvp", &mut self.rate_jvp),
             ("margins", &mut self.margins),
             ("observe", &mut self.observe),
+            ("conserved", &mut self.conserved.0),
         ];
         match &mut self.scheme {
             SchemeProgs::Explicit { step, .. } => v.push(("step", step)),
@@ -766,6 +784,19 @@ impl Model for TapeModel {
         };
         self.observe.run(&inp);
         self.observe.write(0, out);
+    }
+
+    fn conserved(&mut self, t: f64, y: &[f64], dydt: &[f64], out: &mut [f64]) {
+        let inp = Inputs {
+            t,
+            y,
+            rate: dydt,
+            p: &self.params,
+            ..Inputs::default()
+        };
+        let (prog, slots) = &mut self.conserved;
+        prog.run(&inp);
+        prog.scatter(slots, out);
     }
 }
 

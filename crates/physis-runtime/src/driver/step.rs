@@ -342,7 +342,7 @@ impl<M: Model> Simulation<M> {
                 if self.cfg.record_every.is_none() {
                     self.emit(sink, tb, Src::Current, SampleKind::Step)?;
                 } else if !self.info.conserves.is_empty() {
-                    self.observe(tb, Src::Current);
+                    self.observe_some(tb, Src::Current, true);
                     self.check_conserve(sink, tb, Src::Current)?;
                 }
                 Ok(())
