@@ -164,29 +164,7 @@ impl Builder {
         for v in outputs {
             self.ty(*v)?;
         }
-        let mut live = vec![false; self.insts.len()];
-        for v in outputs {
-            live[v.index()] = true;
-        }
-        for i in (0..self.insts.len()).rev() {
-            if live[i] {
-                self.insts[i]
-                    .op
-                    .for_each_operand(|v| live[v.index()] = true);
-            }
-        }
-        let mut rename = vec![ValueId(u32::MAX); self.insts.len()];
-        let mut insts = Vec::new();
-        for (i, inst) in self.insts.into_iter().enumerate() {
-            if live[i] {
-                rename[i] = ValueId(insts.len() as u32);
-                insts.push(Inst {
-                    op: inst.op.map_operands(|v| rename[v.index()]),
-                    ty: inst.ty,
-                });
-            }
-        }
-        let outputs = outputs.iter().map(|v| rename[v.index()]).collect();
+        let (insts, outputs) = crate::ir::live_only(&self.insts, outputs);
         Ok(Function {
             name: name.to_string(),
             insts,

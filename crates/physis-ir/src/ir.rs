@@ -284,37 +284,16 @@ impl Function {
     /// renumbered densely in their order. The kept outputs are computed by the very same
     /// operations, so they are the same bits.
     pub fn keep_outputs(&self, name: &str, keep: &[usize]) -> Function {
-        let mut live = vec![false; self.insts.len()];
         let outputs: Vec<ValueId> = keep
             .iter()
             .filter_map(|&k| self.outputs.get(k))
             .copied()
             .collect();
-        for v in &outputs {
-            live[v.index()] = true;
-        }
-        for i in (0..self.insts.len()).rev() {
-            if live[i] {
-                self.insts[i]
-                    .op
-                    .for_each_operand(|v| live[v.index()] = true);
-            }
-        }
-        let mut rename = vec![ValueId(u32::MAX); self.insts.len()];
-        let mut insts = Vec::new();
-        for (i, inst) in self.insts.iter().enumerate() {
-            if live[i] {
-                rename[i] = ValueId(insts.len() as u32);
-                insts.push(Inst {
-                    op: inst.op.map_operands(|v| rename[v.index()]),
-                    ty: inst.ty,
-                });
-            }
-        }
+        let (insts, outputs) = live_only(&self.insts, &outputs);
         Function {
             name: name.to_string(),
             insts,
-            outputs: outputs.iter().map(|v| rename[v.index()]).collect(),
+            outputs,
         }
     }
 
@@ -330,6 +309,33 @@ impl Function {
             .max()
             .unwrap_or(0)
     }
+}
+
+/// The instructions of `insts` that `outputs` need, renumbered densely in their order, and
+/// `outputs` renamed to match (the one dead-code pass: [`crate::builder::Builder::finish`]
+/// and [`Function::keep_outputs`]).
+pub(crate) fn live_only(insts: &[Inst], outputs: &[ValueId]) -> (Vec<Inst>, Vec<ValueId>) {
+    let mut live = vec![false; insts.len()];
+    for v in outputs {
+        live[v.index()] = true;
+    }
+    for i in (0..insts.len()).rev() {
+        if live[i] {
+            insts[i].op.for_each_operand(|v| live[v.index()] = true);
+        }
+    }
+    let mut rename = vec![ValueId(u32::MAX); insts.len()];
+    let mut kept = Vec::new();
+    for (i, inst) in insts.iter().enumerate() {
+        if live[i] {
+            rename[i] = ValueId(kept.len() as u32);
+            kept.push(Inst {
+                op: inst.op.map_operands(|v| rename[v.index()]),
+                ty: inst.ty,
+            });
+        }
+    }
+    (kept, outputs.iter().map(|v| rename[v.index()]).collect())
 }
 
 impl fmt::Display for Function {
