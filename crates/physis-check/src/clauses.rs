@@ -4,8 +4,8 @@
 use crate::expr::{Expr, ObserveId, Shape, StateId};
 use crate::infer::Reported;
 use crate::model::{
-    BoundaryCondition, CheckedModel, Conserve, Effort, Event, Integrate, Law, LawOrder, Mechanics,
-    NamedRun, Observe, Reset, State, Stop, Value,
+    BoundaryCondition, CheckedModel, CheckedScheme, Conserve, Effort, Event, Integrate, Law,
+    LawOrder, Mechanics, NamedRun, Observe, Reset, State, Stop, Value,
 };
 use crate::scope::{Ctx, Info, Sym};
 use crate::simulate::{SimChecker, display};
@@ -467,9 +467,9 @@ fn integrate_clause(
     let wanted =
         (c.overrides.and_then(|o| o.scheme.clone())).unwrap_or_else(|| scheme.text.clone());
     let wanted = wanted.as_str();
-    let found = c.schemes.iter().rev().find(|s| s.name == wanted).cloned();
+    let found = crate::model::lookup(c.schemes, wanted).cloned();
     let mut out = Integrate {
-        scheme: found.clone().unwrap_or_else(|| c.schemes[0].clone()),
+        scheme: found.clone().unwrap_or_else(fallback_scheme),
         step: None,
         tolerance: None,
         absolute: Vec::new(),
@@ -581,17 +581,20 @@ fn not_in_scope(c: &mut SimChecker<'_>, wanted: &str, written: &str, span: Span)
     )
 }
 
+/// The scheme a clause carries on with after naming none in scope: the prelude's first.
+fn fallback_scheme() -> std::sync::Arc<CheckedScheme> {
+    crate::prelude::first()
+        .cloned()
+        .unwrap_or_else(|| std::sync::Arc::new(crate::prelude::empty_scheme()))
+}
+
 /// The clause a simulation without `integrate` runs with: `rk45` at the default tolerance,
 /// or the scheme asked for from outside the text. `had_clause` is true when the clause was
 /// there but failed to check (nothing more is reported then).
 fn default_integrate(c: &mut SimChecker<'_>, had_clause: bool) -> Integrate {
-    let rk45 = c
-        .schemes
-        .iter()
-        .find(|s| s.name == "rk45" && s.builtin)
-        .or(c.schemes.first())
+    let rk45 = crate::prelude::scheme("rk45")
         .cloned()
-        .unwrap_or_else(|| std::sync::Arc::new(crate::prelude::empty_scheme()));
+        .unwrap_or_else(fallback_scheme);
     let mut out = Integrate {
         scheme: rk45,
         step: None,
@@ -605,7 +608,7 @@ fn default_integrate(c: &mut SimChecker<'_>, had_clause: bool) -> Integrate {
         return out;
     }
     if let Some(wanted) = c.overrides.and_then(|o| o.scheme.clone()) {
-        match c.schemes.iter().rev().find(|s| s.name == wanted).cloned() {
+        match crate::model::lookup(c.schemes, &wanted).cloned() {
             Some(found) => {
                 out.tolerance = None;
                 out.scheme = found;

@@ -147,15 +147,13 @@ fn check_items(
     mut diags: Vec<Diagnostic>,
 ) -> (Program, Vec<Diagnostic>) {
     let lines = LineIndex::new(source);
-    let mut schemes: Vec<Arc<CheckedScheme>> = prelude::schemes().to_vec();
-    let builtin_count = schemes.len();
+    // The file's own schemes, then the opened modules'; a built-in one is looked up by name
+    // when a clause names it (`Program::scheme`), so only the schemes a file uses are checked.
+    let mut schemes: Vec<Arc<CheckedScheme>> = Vec::new();
     for item in &file.items {
         let Item::Scheme(decl) = item else { continue };
         let scheme = scheme::check_scheme(decl, false, &mut diags);
-        if let Some(prev) = schemes[builtin_count..]
-            .iter()
-            .find(|s| s.name == scheme.name)
-        {
+        if let Some(prev) = schemes.iter().find(|s| s.name == scheme.name) {
             diags.push(
                 Diagnostic::error(
                     Code::Duplicate,
@@ -169,18 +167,19 @@ fn check_items(
         schemes.push(Arc::new(scheme));
     }
     for scheme in module_schemes {
+        // A module's scheme named as a built-in one is left out: the built-in one wins.
+        if prelude::is_builtin(&scheme.name) {
+            continue;
+        }
         if let Some(prev) = schemes.iter().find(|s| s.name == scheme.name) {
-            let d = Diagnostic::error(
+            diags.push(Diagnostic::error(
                 Code::Duplicate,
                 prev.span,
                 format!(
                     "scheme `{}` is declared here and in an opened module",
                     scheme.name
                 ),
-            );
-            if !prev.builtin {
-                diags.push(d);
-            }
+            ));
             continue;
         }
         schemes.push(scheme);

@@ -5,11 +5,12 @@ use physis_syntax::Span;
 use std::sync::Arc;
 use units::Dimension;
 
-/// A checked file: the schemes in scope (prelude first, then the file's own) and its
-/// simulations in source order.
+/// A checked file: its own schemes and its opened modules' (the built-in ones are found by
+/// [`Program::scheme`]) and its simulations in source order.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
-    /// Every scheme in scope, prelude schemes first.
+    /// The file's schemes, then those of the modules it opens. The built-in schemes are not
+    /// listed (they are checked when first named): [`Program::scheme`] finds them too.
     pub schemes: Vec<Arc<CheckedScheme>>,
     /// The simulations, in source order (also those with errors, as far as they were checked;
     /// use them only when the diagnostics hold no error).
@@ -25,8 +26,20 @@ impl Program {
 
     /// The scheme named `name`; a file's own scheme shadows a prelude one.
     pub fn scheme(&self, name: &str) -> Option<&Arc<CheckedScheme>> {
-        self.schemes.iter().rev().find(|s| s.name == name)
+        lookup(&self.schemes, name)
     }
+}
+
+/// The scheme named `name` among `schemes` (the last of that name), else the built-in one.
+pub(crate) fn lookup<'a>(
+    schemes: &'a [Arc<CheckedScheme>],
+    name: &str,
+) -> Option<&'a Arc<CheckedScheme>> {
+    schemes
+        .iter()
+        .rev()
+        .find(|s| s.name == name)
+        .or_else(|| crate::prelude::scheme(name))
 }
 
 /// Settings given from outside the text (a command line, a Python call) in place of the

@@ -2,19 +2,70 @@
 
 use crate::model::{CheckedScheme, SchemeOrder, SchemeOutputs};
 use crate::scheme::check_scheme;
-use physis_syntax::ast::Item;
+use physis_syntax::ast::{Item, SchemeDecl};
 use physis_syntax::{Diagnostic, Span};
 use std::sync::{Arc, OnceLock};
 
 /// The text of the prelude (`prelude.hph`).
 pub const PRELUDE: &str = include_str!("prelude.hph");
 
-/// The built-in schemes, parsed and checked once per process.
+/// The prelude's parse, once per process: each scheme's declaration beside the cell its
+/// check fills on first use.
+struct Parsed {
+    decls: Vec<SchemeDecl>,
+    checked: Vec<OnceLock<Arc<CheckedScheme>>>,
+}
+
+fn parsed() -> &'static Parsed {
+    static PARSED: OnceLock<Parsed> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        let decls: Vec<SchemeDecl> = physis_syntax::parse(PRELUDE)
+            .file
+            .items
+            .into_iter()
+            .filter_map(|item| match item {
+                Item::Scheme(s) => Some(s),
+                _ => None,
+            })
+            .collect();
+        let checked = decls.iter().map(|_| OnceLock::new()).collect();
+        Parsed { decls, checked }
+    })
+}
+
+/// The built-in scheme at `index` of the prelude, checked on first use. A run checks only
+/// the scheme it integrates with (checking all of them was a sixth of a small model's
+/// start-up); the prelude's own test checks every one.
+fn checked(index: usize) -> Option<&'static Arc<CheckedScheme>> {
+    let p = parsed();
+    let decl = p.decls.get(index)?;
+    Some(p.checked[index].get_or_init(|| {
+        // The prelude's nodes have the prelude's spans: keep them out of a type table being
+        // recorded for the source whose check happens to come first.
+        crate::types::suspended(|| Arc::new(check_scheme(decl, true, &mut Vec::new())))
+    }))
+}
+
+/// The built-in scheme named `name`, checked once per process on first use.
+pub fn scheme(name: &str) -> Option<&'static Arc<CheckedScheme>> {
+    let index = parsed().decls.iter().position(|d| d.name.text == name)?;
+    checked(index)
+}
+
+/// The first built-in scheme in the prelude's order (what a clause naming no known scheme
+/// carries on after its error), checked on first use.
+pub fn first() -> Option<&'static Arc<CheckedScheme>> {
+    checked(0)
+}
+
+/// Every built-in scheme, in the prelude's order, each checked once per process.
 pub fn schemes() -> &'static [Arc<CheckedScheme>] {
     static SCHEMES: OnceLock<Vec<Arc<CheckedScheme>>> = OnceLock::new();
-    // The prelude's nodes have the prelude's spans: keep them out of a type table being
-    // recorded for the source whose check happens to come first.
-    SCHEMES.get_or_init(|| crate::types::suspended(|| prelude_with_diagnostics().0))
+    SCHEMES.get_or_init(|| {
+        (0..parsed().decls.len())
+            .filter_map(|i| checked(i).cloned())
+            .collect()
+    })
 }
 
 /// Parse and check the prelude, returning its diagnostics too (a test demands none).
@@ -35,8 +86,18 @@ pub fn prelude_with_diagnostics() -> (Vec<Arc<CheckedScheme>>, Vec<Diagnostic>) 
 
 /// The names of the built-in schemes, in the prelude's order (for hints and listings, so
 /// that a scheme added to the prelude's text is named everywhere without another edit).
+/// Parsed only, not checked.
 pub fn names() -> Vec<&'static str> {
-    schemes().iter().map(|s| s.name.as_str()).collect()
+    parsed()
+        .decls
+        .iter()
+        .map(|d| d.name.text.as_str())
+        .collect()
+}
+
+/// True when `name` is a built-in scheme's.
+pub fn is_builtin(name: &str) -> bool {
+    parsed().decls.iter().any(|d| d.name.text == name)
 }
 
 /// The comment written just above a built-in scheme in the prelude's text, its lines joined
@@ -111,6 +172,35 @@ mod tests {
         ] {
             assert!(find(name).is_fixed_step(), "{name}");
         }
+    }
+
+    /// A file's program lists its own schemes only; a built-in one is found by name, the
+    /// same `Arc` as the prelude's list holds, and a file's scheme of a built-in name shadows
+    /// it.
+    #[test]
+    fn built_in_schemes_are_found_by_name_and_a_files_own_shadows_them() {
+        let src = "scheme rk4 stable 2 {\n  next ≔ y + h·f(t, y)\n}\n\
+                   simulate S {\n  state x : Length = 1 m\n  law x' = 1 m/s\n  \
+                   integrate midpoint step 1 ms\n  stop when t ≥ 1 s\n}\n";
+        let checked = crate::check_source(src);
+        assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+        let program = &checked.program;
+        assert_eq!(program.schemes.len(), 1, "{:?}", program.schemes);
+        let own = program.scheme("rk4").unwrap();
+        assert!(!own.builtin);
+        let midpoint = program.scheme("midpoint").unwrap();
+        assert!(midpoint.builtin);
+        let listed = schemes().iter().find(|s| s.name == "midpoint").unwrap();
+        assert!(Arc::ptr_eq(midpoint, listed));
+        assert!(Arc::ptr_eq(&program.models[0].integrate.scheme, listed));
+        assert!(program.scheme("noSuchScheme").is_none());
+        assert_eq!(
+            names(),
+            schemes()
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]

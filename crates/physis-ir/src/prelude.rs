@@ -7,9 +7,7 @@ use crate::scheme::{SExpr, SchemeDef};
 
 /// A built-in scheme by name, lowered from the prelude's text.
 pub fn builtin(name: &str) -> Option<SchemeDef> {
-    let checked = physis_check::prelude::schemes()
-        .iter()
-        .find(|s| s.name == name)?;
+    let checked = physis_check::prelude::scheme(name)?;
     crate::lower::scheme_def(checked).ok()
 }
 
