@@ -14,7 +14,8 @@ use physis_ir::{IrModel, Tape, TapeCompiler, TapeModel, lower_with_source};
 use physis_jit::{Jit, When};
 use physis_runtime::{Collect, OwnedSample, RunEnd, RunOptions};
 
-fn hph_files(folder: &str) -> Vec<PathBuf> {
+/// The `.hph` files of `folder` (relative to this crate), sorted; `lanes.rs` shares it.
+pub(crate) fn hph_files(folder: &str) -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -25,9 +26,10 @@ fn hph_files(folder: &str) -> Vec<PathBuf> {
     files
 }
 
-fn models_of(source: &str) -> Vec<IrModel> {
+/// Every simulation of `source`, checked and lowered; `lanes.rs` shares it.
+pub(crate) fn models_of(source: &str) -> Vec<IrModel> {
     let checked = physis_check::check_source(source);
-    assert!(!checked.has_errors());
+    assert!(!checked.has_errors(), "{:#?}", checked.diagnostics);
     checked
         .program
         .models

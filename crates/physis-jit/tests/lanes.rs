@@ -8,35 +8,13 @@
 //! and its outputs compared bit for bit. Exponential decay in lanes, each lane with its own
 //! rate, must land on `exp(−k·t)` within the scheme's error.
 
-use std::path::PathBuf;
-
-use physis_ir::{IrModel, LANE_WIDTH, LaneProgram, TapeModel, lower_with_source};
+use physis_ir::{IrModel, LANE_WIDTH, LaneProgram, TapeModel};
 use physis_jit::{Jit, When};
 use physis_runtime::{
     Ensemble, EnsembleResult, LaneKernel, ParamSet, RunOptions, StepArgs, Sweep, linspace,
 };
 
-fn hph_files(folder: &str) -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(folder);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "hph"))
-        .collect();
-    files.sort();
-    files
-}
-
-fn models_of(source: &str) -> Vec<IrModel> {
-    let checked = physis_check::check_source(source);
-    assert!(!checked.has_errors(), "{:#?}", checked.diagnostics);
-    checked
-        .program
-        .models
-        .iter()
-        .map(|m| lower_with_source(m, source).unwrap_or_else(|e| panic!("{}: {e}", m.name)))
-        .collect()
-}
+use super::jit::{hph_files, models_of};
 
 /// Every model the lanes can run, with where it came from.
 fn lane_models() -> Vec<(String, IrModel)> {
